@@ -1,0 +1,5 @@
+import sys
+
+from jackpot.cli import main
+
+sys.exit(main())
