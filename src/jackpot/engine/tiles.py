@@ -66,7 +66,9 @@ def classic_options(open_tiles: frozenset[int], dice: tuple[int, ...]) -> tuple[
     return _subsets_summing(to_mask(open_tiles), sum(dice))
 
 
-def options(variant: Variant, open_tiles: frozenset[int], dice: tuple[int, ...]) -> tuple[Option, ...]:
+def options(
+    variant: Variant, open_tiles: frozenset[int], dice: tuple[int, ...]
+) -> tuple[Option, ...]:
     """The options a throw offers, sorted ascending (lexicographic on sorted tiles)."""
     if variant is Variant.JACKPOT:
         return jackpot_options(open_tiles, dice)

@@ -1,0 +1,302 @@
+"""The match state machine: seats, turns, rounds, leaving, and the end of a match.
+
+A ``Match`` is an immutable value. Every action returns the next value and the
+events it caused, so the server can persist the snapshot, then publish the events;
+nothing here knows where dice come from (the caller passes the seed's dice in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from jackpot.engine.errors import (
+    BadDice,
+    IllegalMove,
+    MatchOver,
+    NotOnOffer,
+    NotYourTurn,
+    SeatIsOut,
+    UnknownSeat,
+    WrongPhase,
+)
+from jackpot.engine.events import (
+    Covered,
+    Event,
+    MatchEnded,
+    SeatOut,
+    Thrown,
+    TurnEnded,
+    TurnStarted,
+)
+from jackpot.engine.result import Result, decide
+from jackpot.engine.tiles import (
+    FULL,
+    Option,
+    Variant,
+    describe_options,
+    may_throw_one_die,
+    options,
+)
+
+Reason = Literal["resigned", "timeout"]
+REASONS: tuple[str, ...] = ("resigned", "timeout")
+MAX_SEATS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    seat: int
+    open: frozenset[int] = FULL
+    #: The dice of the throw waiting for a cover; None while a throw is due.
+    dice: tuple[int, ...] | None = None
+    options: tuple[Option, ...] = ()
+    #: Throws made so far in this turn.
+    throws: int = 0
+
+
+def _describe_dice(dice: tuple[int, ...], variant: Variant) -> str:
+    if len(dice) == 1:
+        return f"the die {dice[0]}"
+    words = f"the dice {dice[0]} and {dice[1]}"
+    if variant is Variant.CLASSIC:
+        words += f" (total {sum(dice)})"
+    return words
+
+
+def _describe_tiles(tiles: tuple[int, ...]) -> str:
+    if len(tiles) == 1:
+        return f"tile {tiles[0]}"
+    return "tiles " + ", ".join(map(str, tiles[:-1])) + f" and {tiles[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    variant: Variant
+    seats: int
+    round: int
+    #: The number of the next throw: every throw of the match counts, dead ones too.
+    throws: int
+    totals: tuple[int, ...]
+    out: tuple[str | None, ...]
+    #: Seats in the order they went out (places rank later leavers higher).
+    left: tuple[int, ...]
+    #: Throws of each seat's shutting turn in the current round, else None.
+    shut: tuple[int | None, ...]
+    turn: Turn | None
+    result: Result | None
+
+    @classmethod
+    def new(cls, variant: Variant, seats: int) -> Match:
+        if not 1 <= seats <= MAX_SEATS:
+            raise ValueError(f"a match has 1 to {MAX_SEATS} seats, not {seats}")
+        return cls(
+            variant=Variant(variant),
+            seats=seats,
+            round=1,
+            throws=0,
+            totals=(0,) * seats,
+            out=(None,) * seats,
+            left=(),
+            shut=(None,) * seats,
+            turn=Turn(seat=0),
+            result=None,
+        )
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def may_throw_one_die(self) -> bool:
+        turn = self.turn
+        return turn is not None and turn.dice is None and may_throw_one_die(self.variant, turn.open)
+
+    # -- actions -------------------------------------------------------------
+
+    def throw(self, seat: int, dice: tuple[int, ...]) -> tuple[Match, list[Event]]:
+        turn = self._turn_of(seat)
+        if turn.dice is not None:
+            raise WrongPhase(
+                f"seat {seat} must cover before throwing again: "
+                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}"
+            )
+        dice = tuple(dice)
+        if len(dice) not in (1, 2) or any(
+            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
+        ):
+            raise BadDice(f"a throw is one or two dice from 1 to 6, not {list(dice)}")
+        if len(dice) == 1 and not may_throw_one_die(self.variant, turn.open):
+            raise BadDice(
+                "one die is allowed only in Classic, once 7, 8 and 9 are all covered"
+                if self.variant is Variant.CLASSIC
+                else "Jackpot is always played with two dice"
+            )
+        n = self.throws
+        offered = options(self.variant, turn.open, dice)
+        events: list[Event] = [Thrown(n=n, seat=seat, dice=dice, options=offered)]
+        thrown = replace(self, throws=n + 1)
+        if not offered:
+            return thrown._end_turn(seat, turn.throws + 1, turn.open, events)
+        new_turn = replace(turn, dice=dice, options=offered, throws=turn.throws + 1)
+        return replace(thrown, turn=new_turn), events
+
+    def cover(self, seat: int, tiles: Iterable[int]) -> tuple[Match, list[Event]]:
+        turn = self._turn_of(seat)
+        if turn.dice is None:
+            raise WrongPhase(f"seat {seat} must throw before covering")
+        chosen = tuple(sorted(tiles))
+        if not chosen:
+            raise NotOnOffer(
+                f"choose what to cover: {_describe_dice(turn.dice, self.variant)} "
+                f"reach {describe_options(turn.options)}"
+            )
+        if chosen not in turn.options:
+            verb = "is" if len(chosen) == 1 else "are"
+            raise NotOnOffer(
+                f"{_describe_tiles(chosen)} {verb} not on offer: "
+                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}"
+            )
+        still_open = turn.open - set(chosen)
+        events: list[Event] = [Covered(n=self.throws - 1, seat=seat, tiles=chosen, open=still_open)]
+        if not still_open:
+            return self._end_turn(seat, turn.throws, still_open, events)
+        new_turn = replace(turn, open=still_open, dice=None, options=())
+        return replace(self, turn=new_turn), events
+
+    def leave(self, seat: int, reason: str) -> tuple[Match, list[Event]]:
+        """Resign or time out: out at once, even mid-turn; the unfinished turn scores nothing."""
+        if reason not in REASONS:
+            raise ValueError(f"a seat leaves by 'resigned' or 'timeout', not {reason!r}")
+        self._check_seat(seat)
+        out = list(self.out)
+        out[seat] = reason
+        left = (*self.left, seat)
+        events: list[Event] = [SeatOut(seat=seat, reason=reason)]
+        after = replace(self, out=tuple(out), left=left)
+        still_in = [s for s in range(self.seats) if out[s] is None]
+        if self.seats == 1 or len(still_in) == 1:
+            return after._finish(events)
+        if self.turn is not None and self.turn.seat == seat:
+            return after._advance(seat, events)
+        return after, events
+
+    # -- transitions ---------------------------------------------------------
+
+    def _end_turn(
+        self, seat: int, throws: int, still_open: frozenset[int], events: list[Event]
+    ) -> tuple[Match, list[Event]]:
+        score = sum(still_open)
+        totals = list(self.totals)
+        totals[seat] += score
+        shut = list(self.shut)
+        if not still_open:
+            shut[seat] = throws
+        events.append(
+            TurnEnded(
+                seat=seat, score=score, throws=throws, shut=not still_open, total=totals[seat]
+            )
+        )
+        after = replace(self, totals=tuple(totals), shut=tuple(shut))
+        if not still_open and self.variant is Variant.CLASSIC:
+            return after._finish(events)
+        return after._advance(seat, events)
+
+    def _advance(self, seat: int, events: list[Event]) -> tuple[Match, list[Event]]:
+        """Hand the dice to the next seat still in, or close the round."""
+        for s in range(seat + 1, self.seats):
+            if self.out[s] is None:
+                events.append(TurnStarted(seat=s, round=self.round))
+                return replace(self, turn=Turn(seat=s)), events
+        if self.variant is Variant.CLASSIC:
+            return self._finish(events)
+        if any(self.shut[s] is not None and self.out[s] is None for s in range(self.seats)):
+            return self._finish(events)
+        first = next(s for s in range(self.seats) if self.out[s] is None)
+        nxt = replace(self, round=self.round + 1, shut=(None,) * self.seats, turn=Turn(seat=first))
+        events.append(TurnStarted(seat=first, round=nxt.round))
+        return nxt, events
+
+    def _finish(self, events: list[Event]) -> tuple[Match, list[Event]]:
+        result = decide(
+            seats=self.seats,
+            rounds=self.round,
+            totals=self.totals,
+            shut=self.shut,
+            out=self.out,
+            left=self.left,
+        )
+        events.append(MatchEnded(result=result))
+        return replace(self, turn=None, result=result), events
+
+    # -- checks --------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if self.result is not None:
+            raise MatchOver("the match is over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise UnknownSeat(f"there is no seat {seat} in a match of {self.seats}")
+        if self.out[seat] is not None:
+            raise SeatIsOut(f"seat {seat} is out of the match ({self.out[seat]})")
+
+    def _turn_of(self, seat: int) -> Turn:
+        self._check_seat(seat)
+        turn = self.turn
+        if turn is None:  # pragma: no cover - a live match always has a turn
+            raise IllegalMove("no turn is in progress")
+        if turn.seat != seat:
+            raise NotYourTurn(f"it is not seat {seat}'s turn: seat {turn.seat} is to play")
+        return turn
+
+    # -- persistence ---------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        turn = self.turn
+        return {
+            "variant": self.variant.value,
+            "seats": self.seats,
+            "round": self.round,
+            "throws": self.throws,
+            "totals": list(self.totals),
+            "out": list(self.out),
+            "left": list(self.left),
+            "shut": list(self.shut),
+            "turn": None
+            if turn is None
+            else {
+                "seat": turn.seat,
+                "open": sorted(turn.open),
+                "dice": None if turn.dice is None else list(turn.dice),
+                "options": [list(o) for o in turn.options],
+                "throws": turn.throws,
+            },
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        t = data["turn"]
+        turn = (
+            None
+            if t is None
+            else Turn(
+                seat=int(t["seat"]),
+                open=frozenset(t["open"]),
+                dice=None if t["dice"] is None else tuple(t["dice"]),
+                options=tuple(tuple(o) for o in t["options"]),
+                throws=int(t["throws"]),
+            )
+        )
+        return cls(
+            variant=Variant(data["variant"]),
+            seats=int(data["seats"]),
+            round=int(data["round"]),
+            throws=int(data["throws"]),
+            totals=tuple(data["totals"]),
+            out=tuple(data["out"]),
+            left=tuple(data["left"]),
+            shut=tuple(data["shut"]),
+            turn=turn,
+            result=None if data["result"] is None else Result.from_dict(data["result"]),
+        )
