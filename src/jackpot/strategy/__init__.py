@@ -1,0 +1,10 @@
+"""Exact solver, the three bots and Monte Carlo simulation: pure, no I/O, no clock.
+
+Randomness comes only from the ``numpy.random.Generator`` a caller passes to
+:func:`jackpot.strategy.simulate.simulate`.
+"""
+
+from jackpot.strategy import bots, simulate, solver
+from jackpot.strategy.strength import STRENGTH_ORDER, Strength
+
+__all__ = ["STRENGTH_ORDER", "Strength", "bots", "simulate", "solver"]
