@@ -1,0 +1,80 @@
+"""The `jackpot` command as a user runs it: a real subprocess, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+
+def jackpot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jackpot.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_help_lists_every_command() -> None:
+    out = jackpot("--help").stdout
+    for command in ("verify", "solve", "simulate", "selfplay"):
+        assert command in out
+
+
+def test_solve_json_gives_the_known_full_board_figures() -> None:
+    done = jackpot("solve", "--json")
+    assert done.returncode == 0
+    data = json.loads(done.stdout)
+    assert data["variant"] == "jackpot" and data["open"] == list(range(1, 10))
+    assert round(data["p_shut_max"], 7) == 0.0799874
+    assert data["policies"]["best"]["p_shut"] == data["p_shut_max"]
+    assert set(data["policies"]) == {"lowest", "highest", "best"}
+    assert data["exact"]["p_shut_max"] == "14103327415/176319369216"
+    classic = json.loads(jackpot("solve", "--variant", "classic", "--json").stdout)
+    assert round(classic["p_shut_max"], 7) == 0.0976137
+
+
+def test_solve_rejects_a_bad_open_set() -> None:
+    done = jackpot("solve", "--open", "1,1,12")
+    assert done.returncode != 0 and "--open" in done.stderr
+
+
+def test_simulate_is_reproducible_from_its_seed_and_near_the_exact_value() -> None:
+    args = ("simulate", "--turns", "50000", "--seed", "7", "--json")
+    first, second = json.loads(jackpot(*args).stdout), json.loads(jackpot(*args).stdout)
+    assert first == second
+    low, high = first["interval95"]
+    assert low <= first["shut_rate"] <= high
+    assert sum(first["histogram"]) == 50000
+    assert abs(first["mean_score"] - first["exact_expected_score"]) < 0.2
+
+
+@pytest.mark.parametrize("variant", ["jackpot", "classic"])
+def test_selfplay_piped_into_verify_is_valid(variant: str) -> None:
+    record = jackpot("selfplay", "--variant", variant, "--seats", "3", "--server-seed", SEED).stdout
+    assert json.loads(record)["server_seed"] == SEED
+    done = jackpot("verify", "-", stdin=record)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("valid")
+
+
+def test_verify_exit_codes_for_tampered_and_unreadable_records(tmp_path: Path) -> None:
+    record = json.loads(jackpot("selfplay", "--server-seed", SEED).stdout)
+    first = record["events"][0]
+    first["dice"] = [7 - first["dice"][0], first["dice"][1]]
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(record))
+    done = jackpot("verify", str(tampered))
+    assert done.returncode == 1
+    assert "throw 0" in done.stdout and "dice" in done.stdout
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    assert jackpot("verify", str(garbage)).returncode == 2
+    assert jackpot("verify", str(tmp_path / "missing.json")).returncode == 2
