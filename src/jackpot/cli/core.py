@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "simulate",
         help="play many solo turns with a bot and compare with the exact odds",
         description="Monte Carlo of N solo turns from a full board by one bot (NumPy, "
-        "reproducible from --seed): jackpot rate with a 95%% interval beside the exact "
+        "reproducible from --seed): jackpot rate with a 95% interval beside the exact "
         "value, mean score, and a score histogram.",
     )
     _variant_arg(p)
