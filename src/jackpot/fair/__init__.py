@@ -24,6 +24,7 @@ from jackpot.fair.seeds import (
     commitment,
     split_client_seed,
 )
+from jackpot.fair.verify import Verification, verify
 
 __all__ = [
     "FORMAT",
@@ -34,6 +35,7 @@ __all__ = [
     "RecordResult",
     "SeatEntry",
     "ThrowEntry",
+    "Verification",
     "bot_strength",
     "byte_stream",
     "check_client_seed",
@@ -44,4 +46,5 @@ __all__ = [
     "record",
     "split_client_seed",
     "throw_dice",
+    "verify",
 ]

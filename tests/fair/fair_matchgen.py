@@ -1,0 +1,159 @@
+"""Random legal matches written as records, for the verifier's property tests.
+
+Everything random comes from hypothesis: it draws the match's shape, the seeds and
+one integer that drives a ``random.Random`` for the many small choices of play
+(covers, dice counts, who leaves and when). Drawing each of a few hundred choices
+from hypothesis directly would overflow its buffer on long Jackpot matches.
+
+The record is written through ``jackpot.fair.recorder``, the path the site and
+selfplay use, so these tests also check that the recorder writes what verify reads.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+from jackpot.engine import Match, Option, Thrown, Variant
+from jackpot.fair import (
+    Record,
+    RecordEvent,
+    RecordResult,
+    SeatEntry,
+    bot_strength,
+    combine_client_seeds,
+    commitment,
+    throw_dice,
+)
+from jackpot.fair.recorder import append_events
+from jackpot.strategy.bots import choose_cover, choose_dice_count
+from jackpot.strategy.strength import Strength
+
+#: After this many throws every seat resigns in turn, so a match of weak bots that
+#: rarely shut the box cannot run for thousands of throws.
+THROW_BUDGET = 300
+
+CLIENT_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+
+
+@dataclass(frozen=True)
+class Plan:
+    variant: Variant
+    bots: tuple[bool, ...]
+    server_seed: str
+    client_parts: tuple[str, ...]
+    play_seed: int
+    #: Chance, before each action, that a human seat leaves (resigns or times out).
+    leave_rate: float
+
+
+@dataclass
+class Played:
+    record: Record
+    #: What each throw offered, by throw number (to tamper with covers knowingly).
+    offered: dict[int, tuple[Option, ...]] = field(default_factory=dict)
+    #: The open tiles before each throw, by throw number.
+    open_before: dict[int, frozenset[int]] = field(default_factory=dict)
+
+
+@st.composite
+def plans(draw: st.DrawFn, variant: Variant | None = None) -> Plan:
+    chosen = variant if variant is not None else draw(st.sampled_from(list(Variant)))
+    seats = draw(st.integers(1, 4))
+    bots = tuple(draw(st.lists(st.booleans(), min_size=seats, max_size=seats)))
+    humans = sum(not b for b in bots)
+    parts = draw(
+        st.lists(
+            st.text(CLIENT_ALPHABET, min_size=1, max_size=20), min_size=humans, max_size=humans
+        )
+    )
+    return Plan(
+        variant=chosen,
+        bots=bots,
+        server_seed=draw(st.binary(min_size=32, max_size=32)).hex(),
+        client_parts=tuple(parts),
+        play_seed=draw(st.integers(0, 2**32 - 1)),
+        leave_rate=draw(st.sampled_from([0.0, 0.01, 0.03, 0.1])),
+    )
+
+
+def play(plan: Plan) -> Played:
+    rng = random.Random(plan.play_seed)
+    client_seed = combine_client_seeds(plan.client_parts)
+    seats = len(plan.bots)
+    strengths: list[Strength | None] = [
+        bot_strength(plan.server_seed, client_seed, s) if is_bot else None
+        for s, is_bot in enumerate(plan.bots)
+    ]
+    names = []
+    human_no = bot_no = 0
+    for s in strengths:
+        if s is None:
+            human_no += 1
+            names.append(f"player{human_no}")
+        else:
+            bot_no += 1
+            names.append(f"Bot {bot_no}")
+    match = Match.new(plan.variant, seats)
+    log: list[RecordEvent] = []
+    offered: dict[int, tuple[Option, ...]] = {}
+    open_before: dict[int, frozenset[int]] = {}
+    while not match.finished:
+        turn = match.turn
+        assert turn is not None
+        if match.throws >= THROW_BUDGET:
+            leaver = rng.choice([s for s in range(seats) if match.out[s] is None])
+            match, events = match.leave(leaver, "resigned")
+            append_events(log, events)
+            continue
+        in_humans = [s for s in range(seats) if match.out[s] is None and strengths[s] is None]
+        if in_humans and rng.random() < plan.leave_rate:
+            leaver = rng.choice(in_humans)
+            # Only the seat that owes a move can miss its deadline; anyone may resign.
+            reason = "timeout" if leaver == turn.seat and rng.random() < 0.5 else "resigned"
+            match, events = match.leave(leaver, reason)
+            append_events(log, events)
+            continue
+        strength = strengths[turn.seat]
+        if turn.dice is None:
+            if strength is not None:
+                count = choose_dice_count(plan.variant, strength, turn.open)
+            else:
+                count = rng.choice((1, 2)) if match.may_throw_one_die else 2
+            n = match.throws
+            open_before[n] = turn.open
+            dice = throw_dice(plan.server_seed, client_seed, n, count)
+            match, events = match.throw(turn.seat, dice)
+            for e in events:
+                if isinstance(e, Thrown):
+                    offered[e.n] = e.options
+        else:
+            if strength is not None:
+                tiles = choose_cover(plan.variant, strength, turn.open, turn.dice)
+            else:
+                tiles = rng.choice(turn.options)
+            match, events = match.cover(turn.seat, tiles)
+        append_events(log, events)
+    result = match.result
+    assert result is not None
+    record = Record(
+        id=f"m_{plan.play_seed:08x}",
+        variant=plan.variant,
+        deadline_seconds=rng.choice((60, 3600, 86400, 604800)),
+        created="2026-11-30T10:00:00Z",
+        seats=tuple(SeatEntry(name, s) for name, s in zip(names, strengths, strict=True)),
+        commitment=commitment(plan.server_seed),
+        server_seed=plan.server_seed,
+        client_seed=client_seed,
+        events=tuple(log),
+        result=RecordResult(
+            rounds=result.rounds,
+            totals=result.totals,
+            shut=result.shut,
+            places=result.places,
+            winners=result.winners,
+        ),
+    )
+    return Played(record=record, offered=offered, open_before=open_before)

@@ -1,0 +1,505 @@
+"""verify(): random legal matches pass; any single change is caught and named."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from fair_matchgen import Plan, Played, plans, play
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from jackpot.engine import Variant
+from jackpot.fair import (
+    OutEntry,
+    Record,
+    RecordResult,
+    SeatEntry,
+    ThrowEntry,
+    bot_strength,
+    commitment,
+    parse_record,
+    throw_dice,
+)
+from jackpot.fair.verify import Verification, verify
+from jackpot.strategy.strength import STRENGTH_ORDER, Strength
+
+SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+PROPERTY = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _plan(variant: Variant, bots: tuple[bool, ...], play_seed: int, leave: float = 0.0) -> Plan:
+    humans = sum(not b for b in bots)
+    return Plan(
+        variant=variant,
+        bots=bots,
+        server_seed=SEED,
+        client_parts=tuple(f"seat{i}" for i in range(humans)),
+        play_seed=play_seed,
+        leave_rate=leave,
+    )
+
+
+def _failed(v: Verification) -> str:
+    assert not v.ok, v.summary
+    assert v.problem is not None
+    assert v.summary == f"invalid: {v.problem}"
+    return v.problem
+
+
+def _throws(record: Record) -> list[tuple[int, ThrowEntry]]:
+    return [(i, e) for i, e in enumerate(record.events) if isinstance(e, ThrowEntry)]
+
+
+def _with_event(record: Record, i: int, event: ThrowEntry | OutEntry) -> Record:
+    events = list(record.events)
+    events[i] = event
+    return replace(record, events=tuple(events))
+
+
+# ------------------------------------------------------------------ fixed examples
+
+
+@pytest.fixture(scope="module")
+def jackpot_match() -> Played:
+    return play(_plan(Variant.JACKPOT, (False, True, False), play_seed=7))
+
+
+@pytest.fixture(scope="module")
+def classic_match() -> Played:
+    # Find a Classic match where someone threw one die (deterministic search).
+    for seed in range(200):
+        played = play(_plan(Variant.CLASSIC, (False, False), play_seed=seed))
+        if any(len(e.dice) == 1 for e in played.record.throws):
+            return played
+    raise AssertionError("no one-die Classic match in 200 seeds")
+
+
+def test_a_played_match_verifies(jackpot_match: Played) -> None:
+    v = verify(jackpot_match.record)
+    assert v.ok, v.problem
+    assert v.problem is None
+    r = jackpot_match.record
+    assert r.result is not None
+    assert v.summary.startswith(f"valid: jackpot, 3 seats, {len(r.throws)} throws, ")
+    assert any(c.startswith("commitment:") for c in v.checks)
+    assert any(c.startswith("bot strengths:") and "seat 1 (Bot 1)" in c for c in v.checks)
+    assert any(c.startswith("result:") for c in v.checks)
+
+
+def test_summary_names_the_winner(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    assert r.result is not None
+    v = verify(r)
+    if len(r.result.winners) == 1:
+        w = r.result.winners[0]
+        assert v.summary.endswith(f"winner seat {w} ({r.seats[w].name})")
+    else:
+        assert "draw between" in v.summary
+
+
+def test_json_text_and_dict_are_accepted(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    assert verify(r.to_json()).ok
+    assert verify(r.to_dict()).ok
+    assert parse_record(r.to_json()) == r
+
+
+def test_classic_with_one_die_verifies(classic_match: Played) -> None:
+    v = verify(classic_match.record)
+    assert v.ok, v.problem
+    assert any(c.startswith("dice counts:") for c in v.checks)
+
+
+def test_format_error_is_the_problem() -> None:
+    d = {"format": "jackpot-record/1"}
+    problem = _failed(verify(d))
+    assert problem == "format: record: missing field 'id'"
+    assert _failed(verify("{")).startswith("format: not JSON")
+
+
+def test_unpublished_seed_stops_with_a_plain_reason(jackpot_match: Played) -> None:
+    r = replace(jackpot_match.record, server_seed=None, result=None)
+    v = verify(r)
+    assert _failed(v) == "the server seed is not published yet: the match is not over"
+    assert v.checks == ["format: the record is well-formed jackpot-record/1"]
+
+
+def test_missing_result_is_named(jackpot_match: Played) -> None:
+    problem = _failed(verify(replace(jackpot_match.record, result=None)))
+    assert problem.startswith("result: record says null, replay gives {")
+
+
+def test_truncated_record_ends_before_the_match_is_over(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    problem = _failed(verify(replace(r, events=r.events[:-1])))
+    assert problem.startswith("events: the record ends before the match is over")
+
+
+def test_event_after_the_end_is_refused(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    extra = OutEntry(seat=0, reason="resigned")
+    problem = _failed(verify(replace(r, events=(*r.events, extra))))
+    assert problem == f"events[{len(r.events)}]: the match was already over"
+
+
+def test_misnumbered_throw(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = _throws(r)[3]
+    problem = _failed(verify(_with_event(r, i, replace(e, n=e.n + 1))))
+    assert problem == f"throw {e.n + 1}: numbered {e.n + 1}, but the next throw of the match is 3"
+
+
+def test_changed_die_names_throw_and_both_dice(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = _throws(r)[5]
+    other = (e.dice[0] % 6 + 1, e.dice[1])
+    problem = _failed(verify(_with_event(r, i, replace(e, dice=other))))
+    assert problem == (
+        f"throw {e.n}: dice [{other[0]}, {other[1]}] differ from the seed's "
+        f"[{e.dice[0]}, {e.dice[1]}]"
+    )
+
+
+def test_one_die_in_jackpot_is_refused(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = _throws(r)[0]
+    problem = _failed(verify(_with_event(r, i, replace(e, dice=e.dice[:1]))))
+    assert problem == "throw 0: one die thrown, but Jackpot is always played with two dice"
+
+
+def test_one_die_in_classic_before_the_high_tiles_are_down() -> None:
+    played = play(_plan(Variant.CLASSIC, (False,), play_seed=1))
+    r = played.record
+    i, e = _throws(r)[0]
+    problem = _failed(verify(_with_event(r, i, replace(e, dice=e.dice[:1]))))
+    assert problem == (
+        "throw 0: one die thrown, but one die is allowed only once 7, 8 and 9 are all covered"
+    )
+
+
+def test_cover_null_on_a_dead_throw_is_refused(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = next((i, e) for i, e in _throws(r) if e.cover == ())
+    problem = _failed(verify(_with_event(r, i, replace(e, cover=None))))
+    assert (
+        problem
+        == f"throw {e.n}: cover null, but the dice offered nothing: a dead throw is written []"
+    )
+
+
+def test_dead_throw_claimed_while_something_was_on_offer(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = next((i, e) for i, e in _throws(r) if e.cover)
+    problem = _failed(verify(_with_event(r, i, replace(e, cover=()))))
+    opts = jackpot_match.offered[e.n]
+    assert problem.startswith(f"throw {e.n}: cover [] (a dead throw), but the dice offered ")
+    assert str(opts[0][0]) in problem
+
+
+def test_cover_not_on_offer_says_what_was(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = next((i, e) for i, e in _throws(r) if e.cover and r.seats[e.seat].bot is None)
+    offered = jackpot_match.offered[e.n]
+    bad = next((t,) for t in range(1, 10) if (t,) not in offered)
+    problem = _failed(verify(_with_event(r, i, replace(e, cover=bad))))
+    assert problem.startswith(f"throw {e.n}: cover [{bad[0]}] is not on offer: the dice ")
+    assert "reach" in problem
+
+
+def test_wrong_seat_is_named(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = _throws(r)[0]
+    problem = _failed(verify(_with_event(r, i, replace(e, seat=1))))
+    assert problem == "throw 0: seat 1 (Bot 1) threw, but it is seat 0 (player1)'s turn"
+
+
+def test_throw_while_a_cover_is_owed(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = next((i, e) for i, e in _throws(r) if e.cover and i + 1 < len(r.events))
+    nxt = r.events[i + 1]
+    assume_throw = isinstance(nxt, ThrowEntry) and nxt.seat == e.seat
+    assert assume_throw, "fixture should have two throws in a row by one seat"
+    problem = _failed(verify(_with_event(r, i, replace(e, cover=None))))
+    assert "threw again before covering for the previous throw" in problem
+
+
+def test_wrong_bot_strength_is_named(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    actual = r.seats[1].bot
+    other = next(s for s in STRENGTH_ORDER if s is not actual)
+    seats = (r.seats[0], SeatEntry("Bot 1", other), r.seats[2])
+    problem = _failed(verify(replace(r, seats=seats)))
+    assert (
+        problem == f"seats[1].bot: record says {other}, the seed draws {actual} for seat 1 (Bot 1)"
+    )
+
+
+def test_client_seed_must_have_one_part_per_human(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    problem = _failed(verify(replace(r, client_seed="seat0")))
+    assert problem.startswith(
+        "client seed: 'seat0' has 1 part(s) joined by '.', but the match has 2"
+    )
+    bad = _failed(verify(replace(r, client_seed="seat0.a b")))
+    assert bad.startswith("client seed may use only letters")
+    assert bad.endswith("(the part of seat 2 (player2))")
+
+
+def test_a_bot_only_match_has_an_empty_client_seed() -> None:
+    played = play(_plan(Variant.CLASSIC, (True, True), play_seed=3))
+    assert played.record.client_seed == ""
+    v = verify(played.record)
+    assert v.ok, v.problem
+    assert "client seed: empty, as a match with no human seat has it" in v.checks
+
+
+def test_commitment_mismatch(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    other = "0" * 64
+    problem = _failed(verify(replace(r, server_seed=other)))
+    assert problem.startswith(f"commitment: the SHA-256 of the server seed is {commitment(other)}")
+
+
+def test_result_field_difference_is_spelled_out(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    assert r.result is not None
+    wrong = replace(r.result, places=tuple(reversed(r.result.places)))
+    assume_differs = wrong.places != r.result.places
+    assert assume_differs
+    problem = _failed(verify(replace(r, result=wrong)))
+    assert problem == (
+        f"result.places: record says {json.dumps(list(wrong.places))}, "
+        f"replay gives {json.dumps(list(r.result.places))}"
+    )
+
+
+def test_solo_resignation_has_no_winner() -> None:
+    r = Record(
+        id="m_solo",
+        variant=Variant.JACKPOT,
+        deadline_seconds=60,
+        created="2026-11-30T10:00:00Z",
+        seats=(SeatEntry("ana"),),
+        commitment=commitment(SEED),
+        server_seed=SEED,
+        client_seed="abc",
+        events=(
+            ThrowEntry(0, 0, throw_dice(SEED, "abc", 0), None),
+            OutEntry(0, "resigned"),
+        ),
+        result=RecordResult(rounds=1, totals=(0,), shut=(None,), places=(1,), winners=()),
+    )
+    v = verify(r)
+    assert v.ok, v.problem
+    assert v.summary == "valid: jackpot, 1 seat, 1 throws, no winner"
+    assert "outs: seat 0 (ana) resigned" in v.checks
+
+
+def test_bot_cover_must_follow_its_strength() -> None:
+    # Find a bot throw with more than one option and swap in another legal option.
+    for seed in range(50):
+        played = play(_plan(Variant.JACKPOT, (True,), play_seed=seed))
+        r = played.record
+        for i, e in _throws(r):
+            opts = played.offered[e.n]
+            if e.cover and len(opts) > 1:
+                other = next(o for o in opts if o != e.cover)
+                problem = _failed(verify(_with_event(r, i, replace(e, cover=other))))
+                strength = r.seats[0].bot
+                assert problem == (
+                    f"throw {e.n}: seat 0 (Bot 1) is a {strength} bot and covers "
+                    f"[{e.cover[0]}] here, not [{other[0]}]"
+                )
+                return
+    raise AssertionError("no bot throw with a choice found")
+
+
+# ------------------------------------------------------------------ properties
+
+
+@PROPERTY
+@given(plans())
+def test_random_legal_matches_verify(plan: Plan) -> None:
+    played = play(plan)
+    r = played.record
+    v = verify(r)
+    assert v.ok, v.problem
+    assert v.summary.startswith(f"valid: {plan.variant}, {len(plan.bots)} seat")
+    # The record survives its own JSON exactly, and still verifies from text.
+    text = r.to_json()
+    assert parse_record(text) == r
+    assert verify(text).ok
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_changing_one_die_is_caught(plan: Plan, data: st.DataObject) -> None:
+    r = play(plan).record
+    throws = _throws(r)
+    assume(throws)
+    i, e = data.draw(st.sampled_from(throws))
+    k = data.draw(st.integers(0, len(e.dice) - 1))
+    new = data.draw(st.integers(1, 6).filter(lambda d: d != e.dice[k]))
+    dice = list(e.dice)
+    dice[k] = new
+    problem = _failed(verify(_with_event(r, i, replace(e, dice=tuple(dice)))))
+    assert problem.startswith(f"throw {e.n}: dice {dice}")
+    assert "differ from the seed's" in problem
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_a_cover_not_on_offer_is_caught(plan: Plan, data: st.DataObject) -> None:
+    played = play(plan)
+    r = played.record
+    throws = [(i, e) for i, e in _throws(r) if e.cover is not None]
+    assume(throws)
+    i, e = data.draw(st.sampled_from(throws))
+    offered = played.offered[e.n]
+    if e.cover == ():
+        bad: tuple[int, ...] = (data.draw(st.integers(1, 9)),)
+        expected = f"throw {e.n}: cover [{bad[0]}], but the dice offered nothing"
+    else:
+        tiles = data.draw(st.sets(st.integers(1, 9), min_size=1, max_size=3))
+        bad = tuple(sorted(tiles))
+        assume(bad not in offered)
+        expected = f"throw {e.n}: cover [{', '.join(map(str, bad))}] is not on offer"
+    problem = _failed(verify(_with_event(r, i, replace(e, cover=bad))))
+    assert problem.startswith(expected)
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_another_legal_cover_by_a_bot_is_caught(plan: Plan, data: st.DataObject) -> None:
+    played = play(plan)
+    r = played.record
+    choices = [
+        (i, e)
+        for i, e in _throws(r)
+        if e.cover and r.seats[e.seat].bot is not None and len(played.offered[e.n]) > 1
+    ]
+    assume(choices)
+    i, e = data.draw(st.sampled_from(choices))
+    assert e.cover is not None
+    other = data.draw(st.sampled_from([o for o in played.offered[e.n] if o != e.cover]))
+    problem = _failed(verify(_with_event(r, i, replace(e, cover=other))))
+    assert problem.startswith(f"throw {e.n}: seat {e.seat} (")
+    assert f"bot and covers {list(e.cover)} here" in problem
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_changing_a_throws_seat_is_caught(plan: Plan, data: st.DataObject) -> None:
+    assume(len(plan.bots) > 1)
+    r = play(plan).record
+    throws = _throws(r)
+    assume(throws)
+    i, e = data.draw(st.sampled_from(throws))
+    seat = data.draw(st.sampled_from([s for s in range(len(r.seats)) if s != e.seat]))
+    problem = _failed(verify(_with_event(r, i, replace(e, seat=seat))))
+    assert problem.startswith(f"throw {e.n}: seat {seat} (")
+    assert "threw" in problem
+
+
+@PROPERTY
+@given(plans(), st.binary(min_size=32, max_size=32))
+def test_changing_the_server_seed_is_caught(plan: Plan, other: bytes) -> None:
+    r = play(plan).record
+    assume(other.hex() != r.server_seed)
+    problem = _failed(verify(replace(r, server_seed=other.hex())))
+    assert problem.startswith("commitment: the SHA-256 of the server seed is ")
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_changing_the_client_seed_is_caught(plan: Plan, data: st.DataObject) -> None:
+    r = play(plan).record
+    assert r.server_seed is not None
+    seed = r.server_seed
+    new = data.draw(st.text("abcdefghijklmnopqrstuvwxyz0123456789_-.", min_size=0, max_size=30))
+    assume(new != r.client_seed)
+    humans = sum(s.bot is None for s in r.seats)
+    parts = new.split(".") if new else []
+    well_formed = len(parts) == humans and all(parts)
+    # A well-formed change can only be seen through what it draws: skip the rare change
+    # under which every die and bot strength of this record comes out the same anyway.
+    if well_formed:
+        assume(
+            any(throw_dice(seed, new, e.n, len(e.dice)) != e.dice for e in r.throws)
+            or any(
+                s.bot is not None and bot_strength(seed, new, i) is not s.bot
+                for i, s in enumerate(r.seats)
+            )
+        )
+    problem = _failed(verify(replace(r, client_seed=new)))
+    if well_formed:
+        assert "differ from the seed's" in problem or ".bot: record says" in problem
+    else:
+        assert problem.startswith("client seed")
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_changing_a_bot_strength_is_caught(plan: Plan, data: st.DataObject) -> None:
+    r = play(plan).record
+    bots = [i for i, s in enumerate(r.seats) if s.bot is not None]
+    assume(bots)
+    seat = data.draw(st.sampled_from(bots))
+    other = data.draw(st.sampled_from([s for s in Strength if s is not r.seats[seat].bot]))
+    seats = list(r.seats)
+    seats[seat] = replace(seats[seat], bot=other)
+    problem = _failed(verify(replace(r, seats=tuple(seats))))
+    assert problem.startswith(f"seats[{seat}].bot: record says {other}, the seed draws")
+
+
+def _tamper_result(result: RecordResult, data: st.DataObject) -> tuple[str, RecordResult]:
+    n = len(result.totals)
+    keys = ["rounds", "totals", "shut", "places", "winners"]
+    if n == 1:
+        keys.remove("places")  # one seat: the only place there is, is 1
+    key = data.draw(st.sampled_from(keys))
+    s = data.draw(st.integers(0, n - 1))
+    changed: Any
+    if key == "rounds":
+        changed = result.rounds + data.draw(st.integers(1, 5))
+    elif key == "totals":
+        t = list(result.totals)
+        t[s] += data.draw(st.integers(1, 9))
+        changed = tuple(t)
+    elif key == "shut":
+        sh = list(result.shut)
+        v = sh[s]
+        sh[s] = (
+            data.draw(st.integers(1, 20))
+            if v is None
+            else data.draw(st.sampled_from([None, v + 1]))
+        )
+        changed = tuple(sh)
+    elif key == "places":
+        p = list(result.places)
+        p[s] = data.draw(st.integers(1, n).filter(lambda x: x != result.places[s]))
+        changed = tuple(p)
+    else:
+        w = set(result.winners) ^ {s}
+        changed = tuple(sorted(w))
+    return key, replace(result, **{key: changed})
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_changing_a_result_field_is_caught(plan: Plan, data: st.DataObject) -> None:
+    r = play(plan).record
+    assert r.result is not None
+    key, wrong = _tamper_result(r.result, data)
+    assume(wrong != r.result)
+    problem = _failed(verify(replace(r, result=wrong)))
+    assert problem.startswith(f"result.{key}: record says ")
+    assert ", replay gives " in problem
