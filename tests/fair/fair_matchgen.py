@@ -157,3 +157,26 @@ def play(plan: Plan) -> Played:
         ),
     )
     return Played(record=record, offered=offered, open_before=open_before)
+
+
+def fixed_plans(count: int, seed: int) -> list[Plan]:
+    """A deterministic spread of plans, for tests that must see every kind of match."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        seats = rng.randint(1, 4)
+        bots = tuple(rng.random() < 0.4 for _ in range(seats))
+        parts = tuple(
+            "".join(rng.choices(CLIENT_ALPHABET, k=rng.randint(1, 16))) for b in bots if not b
+        )
+        out.append(
+            Plan(
+                variant=rng.choice(list(Variant)),
+                bots=bots,
+                server_seed=rng.randbytes(32).hex(),
+                client_parts=parts,
+                play_seed=rng.getrandbits(32),
+                leave_rate=rng.choice([0.0, 0.01, 0.03, 0.1]),
+            )
+        )
+    return out

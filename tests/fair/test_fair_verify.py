@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from fair_matchgen import Plan, Played, plans, play
+from fair_matchgen import Plan, Played, fixed_plans, plans, play
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -281,6 +281,25 @@ def test_result_field_difference_is_spelled_out(jackpot_match: Played) -> None:
     )
 
 
+def test_only_the_seat_whose_move_is_due_can_time_out(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = _throws(r)[0]
+    assert e.seat == 0
+    early = OutEntry(seat=2, reason="timeout")
+    problem = _failed(verify(replace(r, events=(e, early, *r.events[i + 1 :]))))
+    assert problem == (
+        "events[1]: seat 2 (player2) timed out, but no move of theirs was due: "
+        "it was seat 0 (player1)'s turn"
+    )
+
+
+def test_leaving_twice_is_refused(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    out = OutEntry(seat=2, reason="resigned")
+    problem = _failed(verify(replace(r, events=(out, out, *r.events))))
+    assert problem == "events[1] (out): seat 2 is out of the match (resigned)"
+
+
 def test_solo_resignation_has_no_winner() -> None:
     r = Record(
         id="m_solo",
@@ -320,6 +339,52 @@ def test_bot_cover_must_follow_its_strength() -> None:
                 )
                 return
     raise AssertionError("no bot throw with a choice found")
+
+
+def test_a_spread_of_matches_verifies_and_covers_every_case() -> None:
+    """The generator is not vacuous: over a fixed spread it reaches every kind of
+    record the verifier must accept, and each one verifies."""
+    seen: dict[str, int] = dict.fromkeys(
+        [
+            "jackpot",
+            "classic",
+            "solo",
+            "4 seats",
+            "bot",
+            "cover null",
+            "timeout",
+            "resigned",
+            "one die",
+            "bot one die",
+            "shut",
+            "draw",
+            "no winner",
+        ],
+        0,
+    )
+    for plan in fixed_plans(120, seed=2026):
+        r = play(plan).record
+        v = verify(r)
+        assert v.ok, (plan, v.problem)
+        assert r.result is not None
+        outs = [e for e in r.events if isinstance(e, OutEntry)]
+        flags = {
+            str(r.variant): True,
+            "solo": len(r.seats) == 1,
+            "4 seats": len(r.seats) == 4,
+            "bot": any(s.bot for s in r.seats),
+            "cover null": any(e.cover is None for e in r.throws),
+            "timeout": any(e.reason == "timeout" for e in outs),
+            "resigned": any(e.reason == "resigned" for e in outs),
+            "one die": any(len(e.dice) == 1 for e in r.throws),
+            "bot one die": any(len(e.dice) == 1 and r.seats[e.seat].bot for e in r.throws),
+            "shut": any(x is not None for x in r.result.shut),
+            "draw": len(r.result.winners) > 1,
+            "no winner": not r.result.winners,
+        }
+        for key, hit in flags.items():
+            seen[key] += hit
+    assert all(seen.values()), seen
 
 
 # ------------------------------------------------------------------ properties

@@ -134,7 +134,7 @@ def _replay(record: Record, server_seed: str, checks: list[str]) -> Match:
         if match.finished:
             raise _Problem(f"events[{i}]: the match was already over")
         if isinstance(event, OutEntry):
-            match = _leave(match, event, i)
+            match = _leave(record, match, event, i)
             outs.append(f"{_seat_name(record, event.seat)} {event.reason}")
             continue
         match = _throw(record, match, event, server_seed, strengths[event.seat])
@@ -165,7 +165,14 @@ def _replay(record: Record, server_seed: str, checks: list[str]) -> Match:
     return match
 
 
-def _leave(match: Match, event: OutEntry, i: int) -> Match:
+def _leave(record: Record, match: Match, event: OutEntry, i: int) -> Match:
+    turn = match.turn
+    # Only a move that is due has a deadline; anybody may resign at any moment.
+    if event.reason == "timeout" and turn is not None and turn.seat != event.seat:
+        raise _Problem(
+            f"events[{i}]: {_seat_name(record, event.seat)} timed out, but no move of "
+            f"theirs was due: it was {_seat_name(record, turn.seat)}'s turn"
+        )
     try:
         match, _ = match.leave(event.seat, event.reason)
     except IllegalMove as exc:
