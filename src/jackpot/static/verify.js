@@ -357,6 +357,12 @@ async function replayEvents(rec, info) {
       fail(`${who} went out (${ev.reason}) after the match was already over: ${game.endedBy}`);
     }
     if (game.out[ev.seat] !== null) fail(`${who} went out twice`);
+    if (ev.reason === "timeout" && ev.seat !== game.seat) {
+      // The deadline runs only for the seat whose throw (or cover) is due.
+      fail(
+        `${who} timed out, but no move of theirs was due: it was ${seatName(rec, game.seat)}'s turn`,
+      );
+    }
     game.goOut(ev.seat, ev.reason);
   };
 
@@ -447,8 +453,9 @@ async function replayEvents(rec, info) {
       // its throw), so they count first, unless that would have left this seat alone,
       // in which case it would have won before covering.
       const outs = [];
+      // Only a resignation can come between: a timeout is for the seat whose move is due.
       for (let j = i + 1; j < events.length && events[j].type === "out"; j++) {
-        if (events[j].seat === ev.seat) break;
+        if (events[j].seat === ev.seat || events[j].reason !== "resigned") break;
         outs.push(j);
       }
       const after = game.stillIn().filter((s) => !outs.some((j) => events[j].seat === s));
