@@ -1,0 +1,57 @@
+// Applying a live event to a match state. Mirrors jackpot/web/live.py line by line;
+// the test suite checks both against a fresh load of the same match.
+
+const HIGH = [7, 8, 9];
+const FULL = () => [1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+function oneDie(variant, open) {
+  return variant === "classic" && !open.some((t) => HIGH.includes(t));
+}
+
+export function applyEvent(state, ev) {
+  const s = structuredClone(state);
+  const seats = s.seats;
+  const turn = s.turn;
+  switch (ev.type) {
+    case "joined": seats[ev.seat].name = ev.name; break;
+    case "left": seats[ev.seat].name = null; break;
+    case "cancelled": s.status = "finished"; break;
+    case "started":
+      s.status = "playing";
+      s.client_seed = ev.client_seed;
+      s.round = 1;
+      s.turn = { seat: 0, open: FULL(), dice: null, options: [], due_at: null, one_die: false };
+      break;
+    case "thrown":
+      turn.dice = ev.dice;
+      turn.options = ev.options;
+      turn.one_die = false;
+      break;
+    case "covered":
+      turn.open = ev.open;
+      turn.dice = null;
+      turn.options = [];
+      turn.one_die = oneDie(s.variant, ev.open);
+      break;
+    case "turn_ended": seats[ev.seat].total = ev.total; break;
+    case "turn_started": {
+      s.round = ev.round;
+      const due = turn ? turn.due_at : null;
+      s.turn = { seat: ev.seat, open: FULL(), dice: null, options: [], due_at: due, one_die: false };
+      break;
+    }
+    case "seat_out": seats[ev.seat].out = ev.reason; break;
+    case "match_ended":
+      s.status = "finished";
+      s.result = ev.result;
+      s.server_seed = ev.server_seed;
+      s.turn = null;
+      break;
+    case "deadline":
+      if (s.turn !== null) s.turn.due_at = ev.due_at;
+      break;
+    default: break;
+  }
+  s.seq = ev.seq;
+  return s;
+}

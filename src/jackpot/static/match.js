@@ -1,0 +1,318 @@
+// The match page: renders the state, sends moves to the JSON API, follows the SSE
+// stream. All text is set with textContent, never as HTML.
+import { applyEvent } from "./match-state.js";
+import { timeLeft } from "./countdowns.js";
+
+const root = document.getElementById("match");
+const matchId = root.dataset.matchId;
+let state = JSON.parse(document.getElementById("initial-state").textContent);
+let selected = new Set(); // Classic: tiles picked towards a cover
+let busy = false;
+let lastDead = null; // {seat, dice} of the last throw that reached nothing
+const logEl = document.getElementById("log");
+const $ = (id) => document.getElementById(id);
+
+function seatName(i) {
+  const s = state.seats[i];
+  if (!s) return `Seat ${i + 1}`;
+  return s.you ? "You" : (s.name || `Seat ${i + 1}`);
+}
+function mySeat() { return state.seats.findIndex((s) => s.you); }
+function myTurn() {
+  return state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
+}
+function diceText(d) { return d.length === 1 ? `${d[0]}` : `${d[0]} and ${d[1]}`; }
+function optText(o) { return o.join(" + "); }
+
+// -- the log -------------------------------------------------------------------
+function addLog(text, cls) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (cls) li.className = cls;
+  logEl.prepend(li);
+}
+
+function logFromRecord(rec) {
+  logEl.textContent = "";
+  for (const e of rec.events) {
+    if (e.type === "out") {
+      addLog(`${seatName(e.seat)} ${e.reason === "timeout" ? "ran out of time" : "resigned"}`, "out");
+    } else if (e.cover === null) {
+      addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}`);
+    } else if (e.cover.length === 0) {
+      addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}: nothing reachable, turn passes`, "dead");
+    } else {
+      addLog(`${seatName(e.seat)} threw ${diceText(e.dice)} and covered ${optText(e.cover)}`);
+    }
+  }
+}
+
+function logEvent(ev) {
+  switch (ev.type) {
+    case "thrown":
+      if (ev.options.length === 0) {
+        addLog(`${seatName(ev.seat)} threw ${diceText(ev.dice)}: nothing reachable, turn passes`, "dead");
+        lastDead = { seat: ev.seat, dice: ev.dice };
+      }
+      break;
+    case "covered": {
+      const first = logEl.firstElementChild;
+      addLog(`${seatName(ev.seat)} threw ${diceText(state.turn ? (state.turn.dice || []) : [])} and covered ${optText(ev.tiles)}`);
+      void first;
+      break;
+    }
+    case "turn_ended":
+      if (ev.shut) addLog(`${seatName(ev.seat)} shut the box in ${ev.throws} throws: a jackpot!`, "jackpot");
+      else addLog(`${seatName(ev.seat)} scores ${ev.score} this turn (total ${ev.total})`, "score");
+      break;
+    case "seat_out":
+      addLog(`${seatName(ev.seat)} ${ev.reason === "timeout" ? "ran out of time and is out" : "resigned"}`, "out");
+      break;
+    case "joined": addLog(`${ev.name} took seat ${ev.seat + 1}`); break;
+    case "started": addLog("Every seat is taken: the match starts"); break;
+    case "match_ended": addLog("The match is over"); break;
+    default: break;
+  }
+}
+
+// -- rendering -----------------------------------------------------------------
+function render() {
+  $("round").textContent = state.status === "waiting" ? "Waiting for players" : `Round ${state.round}`;
+  const seatsEl = $("seats");
+  seatsEl.textContent = "";
+  state.seats.forEach((s, i) => {
+    const li = document.createElement("li");
+    li.className = "seat";
+    if (state.turn && state.turn.seat === i) li.classList.add("current");
+    if (s.you) li.classList.add("you");
+    if (s.out) li.classList.add("out");
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = (s.name || "free seat") + (s.you ? " (you)" : "") + (s.bot ? " 🤖" : "");
+    const total = document.createElement("span");
+    total.className = "total";
+    total.textContent = s.name ? `${s.total}` : "";
+    total.title = "running total";
+    li.append(name, total);
+    if (s.out) {
+      const o = document.createElement("span");
+      o.className = "out-tag";
+      o.textContent = s.out === "timeout" ? "out: time" : "resigned";
+      li.append(o);
+    }
+    seatsEl.append(li);
+  });
+
+  const t = state.turn;
+  const mine = myTurn();
+  const open = t ? t.open : [];
+  const offeredTiles = new Set(t ? t.options.flat() : []);
+  for (const btn of document.querySelectorAll(".tile")) {
+    const n = Number(btn.dataset.tile);
+    const isOpen = t ? open.includes(n) : true;
+    btn.classList.toggle("covered", !isOpen);
+    const offered = mine && t.dice !== null && offeredTiles.has(n);
+    btn.classList.toggle("offered", offered);
+    btn.classList.toggle("selected", selected.has(n));
+    btn.disabled = !offered;
+    btn.setAttribute("aria-label", `tile ${n}${isOpen ? "" : ", covered"}${offered ? ", on offer" : ""}`);
+  }
+
+  const diceEl = $("dice");
+  diceEl.textContent = "";
+  const shown = t && t.dice ? t.dice : (lastDead && t && lastDead.seat !== t.seat ? null : null);
+  (shown || []).forEach((d) => {
+    const span = document.createElement("span");
+    span.className = "die";
+    span.textContent = d;
+    span.setAttribute("aria-label", `die showing ${d}`);
+    diceEl.append(span);
+  });
+
+  const throwBtn = $("throw");
+  const canThrow = mine && t.dice === null && !busy;
+  throwBtn.disabled = !canThrow;
+  throwBtn.textContent = t && t.one_die ? "Throw two dice" : "Throw";
+  const one = $("throw-one");
+  one.hidden = !(mine && t.one_die);
+  one.disabled = !canThrow;
+
+  const optEl = $("options");
+  optEl.textContent = "";
+  if (mine && t.dice !== null && state.variant === "classic") {
+    const label = document.createElement("span");
+    label.textContent = "Cover: ";
+    optEl.append(label);
+    for (const o of t.options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "option";
+      b.textContent = optText(o);
+      b.addEventListener("click", () => cover(o));
+      optEl.append(b);
+    }
+  }
+
+  $("status").textContent = statusText();
+  $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !state.seats[mySeat()].out);
+  renderDeadline();
+  renderResult();
+  document.title = (mine ? "(Your throw) " : "") + `${state.variant === "classic" ? "Classic" : "Jackpot"} match · peer2peergames`;
+}
+
+function statusText() {
+  const t = state.turn;
+  if (state.status === "waiting") {
+    const free = state.seats.filter((s) => !s.name).length;
+    return `Waiting for ${free} more player${free === 1 ? "" : "s"}. Share this page's address to invite someone.`;
+  }
+  if (state.status === "finished") return "";
+  if (!t) return "";
+  if (myTurn()) {
+    if (t.dice === null) {
+      const dead = lastDead && lastDead.seat !== t.seat ? "" : "";
+      return `${dead}Your throw. Press Throw (or Space).`;
+    }
+    if (state.variant === "classic") {
+      return `You threw ${diceText(t.dice)} (total ${t.dice.reduce((a, b) => a + b, 0)}). Pick tiles adding up to it, or choose a set below.`;
+    }
+    return `You threw ${diceText(t.dice)}. Cover one of: ${t.options.map(optText).join(", ")}.`;
+  }
+  const who = seatName(t.seat);
+  return t.dice === null ? `${who} to throw.` : `${who} threw ${diceText(t.dice)} and is choosing.`;
+}
+
+function renderDeadline() {
+  const t = state.turn;
+  const el = $("deadline");
+  if (!t || !t.due_at || state.status !== "playing") { el.textContent = ""; return; }
+  el.textContent = `${myTurn() ? "You have" : seatName(t.seat) + " has"} ${timeLeft(t.due_at)}`.replace("has time is up", ": time is up").replace("have time is up", ": time is up");
+}
+
+function renderResult() {
+  const el = $("result");
+  if (state.status !== "finished" || !state.result) { el.hidden = state.status !== "finished"; if (state.status === "finished" && !state.result) el.textContent = "This match was called off before it started."; return; }
+  el.hidden = false;
+  el.textContent = "";
+  const r = state.result;
+  const h = document.createElement("h2");
+  const me = mySeat();
+  if (r.winners.length === 0) h.textContent = "Match over";
+  else if (me >= 0 && r.winners.includes(me)) h.textContent = r.winners.length > 1 ? "A draw: you share the win" : "You win!";
+  else h.textContent = r.winners.length > 1 ? `A draw between ${r.winners.map(seatName).join(" and ")}` : `${seatName(r.winners[0])} wins`;
+  el.append(h);
+  const ol = document.createElement("ol");
+  const order = state.seats.map((_, i) => i).sort((a, b) => r.places[a] - r.places[b]);
+  for (const i of order) {
+    const li = document.createElement("li");
+    const shut = r.shut[i] !== null ? `, shut the box in ${r.shut[i]} throws` : "";
+    li.textContent = `Place ${r.places[i]}: ${seatName(i)} (total ${r.totals[i]}${shut})`;
+    ol.append(li);
+  }
+  el.append(ol);
+  const p = document.createElement("p");
+  p.textContent = `Rounds played: ${r.rounds}. Home: `;
+  const a = document.createElement("a");
+  a.href = "/";
+  a.textContent = "play again";
+  p.append(a);
+  el.append(p);
+  $("server-seed").textContent = state.server_seed || "";
+}
+
+// -- actions -------------------------------------------------------------------
+async function post(path, body) {
+  busy = true;
+  $("message").textContent = "";
+  render();
+  try {
+    const resp = await fetch(`/api/matches/${matchId}/${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin",
+    });
+    const data = await resp.json();
+    if (!resp.ok) {
+      $("message").textContent = data.error ? data.error.message : "That did not work.";
+    } else if (data.seq > state.seq) {
+      // The stream normally delivers these events first; if it lags, catch up.
+      setTimeout(() => { if (state.seq < data.seq) resync(); }, 1500);
+    }
+  } catch (err) {
+    $("message").textContent = "Could not reach the server; check your connection.";
+  } finally {
+    busy = false;
+    selected.clear();
+    render();
+  }
+}
+function doThrow(dice) { if (myTurn() && state.turn.dice === null && !busy) post("throw", { dice }); }
+function cover(tiles) { if (myTurn() && state.turn.dice !== null && !busy) post("cover", { tiles }); }
+
+function tileClicked(n) {
+  if (!myTurn() || state.turn.dice === null) return;
+  if (state.variant === "jackpot") { cover([n]); return; }
+  if (selected.has(n)) selected.delete(n); else selected.add(n);
+  const pick = [...selected].sort((a, b) => a - b);
+  const match = state.turn.options.find((o) => o.length === pick.length && o.every((x, i) => x === pick[i]));
+  if (match) { cover(match); return; }
+  render();
+}
+
+document.querySelectorAll(".tile").forEach((b) => b.addEventListener("click", () => tileClicked(Number(b.dataset.tile))));
+$("throw").addEventListener("click", () => doThrow(2));
+$("throw-one").addEventListener("click", () => doThrow(1));
+$("resign").addEventListener("click", () => { $("resign-confirm").hidden = false; $("resign").hidden = true; });
+$("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; });
+$("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; post("resign"); });
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === " " || e.code === "Space") {
+    if (myTurn() && state.turn.dice === null) { e.preventDefault(); doThrow(2); }
+  } else if (/^[1-9]$/.test(e.key)) {
+    const n = Number(e.key);
+    if (myTurn() && state.turn.dice !== null && state.turn.options.flat().includes(n)) { e.preventDefault(); tileClicked(n); }
+  } else if (e.key === "Escape") { selected.clear(); render(); }
+});
+
+// -- live updates --------------------------------------------------------------
+let source = null;
+function connect() {
+  if (state.status === "finished") return;
+  source = new EventSource(`/api/matches/${matchId}/events?last_event_id=${state.seq}`);
+  source.addEventListener("match", (msg) => {
+    const ev = JSON.parse(msg.data);
+    if (ev.seq <= state.seq) return;
+    if (ev.seq > state.seq + 1) { resync(); return; }
+    // Log covers before applying, while the dice are still in the state.
+    logEvent(ev);
+    state = applyEvent(state, ev);
+    if (ev.type === "match_ended" || ev.type === "cancelled") { source.close(); }
+    if (ev.type === "started" || ev.type === "joined" || ev.type === "left") {
+      $("client-seed").textContent = state.client_seed || "fixed when every seat is taken";
+      const jf = document.getElementById("join-form");
+      if (jf && !state.seats.some((s) => !s.name && !s.bot)) jf.hidden = true;
+    }
+    render();
+  });
+}
+
+async function resync() {
+  const [st, rec] = await Promise.all([
+    fetch(`/api/matches/${matchId}`, { credentials: "same-origin" }).then((r) => r.json()),
+    fetch(`/api/matches/${matchId}/record`, { credentials: "same-origin" }).then((r) => r.json()),
+  ]);
+  if (st.seq >= state.seq) { state = st; logFromRecord(rec); render(); }
+}
+
+async function start() {
+  render();
+  try {
+    const rec = await (await fetch(`/api/matches/${matchId}/record`, { credentials: "same-origin" })).json();
+    logFromRecord(rec);
+  } catch (err) { /* the log stays empty; play is unaffected */ }
+  connect();
+  setInterval(renderDeadline, 1000);
+}
+start();

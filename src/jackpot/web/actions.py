@@ -1,0 +1,566 @@
+"""Every change to a match goes through one function here, in one transaction.
+
+Create, join, throw, cover, resign and timeout each: load the match row (the
+engine's snapshot, so the work never grows with the match's length), apply the
+move, let bot seats move at once, append the record rows and the live events, and
+write the row back with a conditional UPDATE on ``version``. The events are
+returned to the caller, which publishes them only after the commit (zulip's rule:
+nobody may see an event the database could still roll back).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot import fair
+from jackpot.engine import (
+    FULL,
+    BadDice,
+    Covered,
+    Event,
+    IllegalMove,
+    Match,
+    MatchEnded,
+    MatchOver,
+    NotOnOffer,
+    NotYourTurn,
+    SeatIsOut,
+    SeatOut,
+    Thrown,
+    TurnStarted,
+    UnknownSeat,
+    Variant,
+    WrongPhase,
+)
+from jackpot.strategy import bots
+from jackpot.strategy.strength import Strength
+from jackpot.web import models as t
+from jackpot.web.errors import ApiError, conflict, forbidden, invalid, not_found
+from jackpot.web.settings import MAX_DEADLINE_SECONDS
+
+MAX_SEATS = 4
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(when: datetime | None) -> str | None:
+    if when is None:
+        return None
+    return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: an account or a guest (a user row without email)."""
+
+    user_id: int
+    name: str
+    is_guest: bool
+
+
+@dataclass
+class Outcome:
+    """What an action did: the match id and the live events to publish after commit."""
+
+    match_id: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def illegal_to_api(exc: IllegalMove) -> ApiError:
+    """Out of turn, wrong phase and match over are conflicts with the match's state;
+    a tile not on offer or bad dice is bad input (422)."""
+    if isinstance(exc, NotOnOffer | BadDice | UnknownSeat):
+        return invalid(str(exc), "not_on_offer" if isinstance(exc, NotOnOffer) else "invalid")
+    if isinstance(exc, MatchOver):
+        return conflict(str(exc), "match_over")
+    if isinstance(exc, NotYourTurn):
+        return conflict(str(exc), "not_your_turn")
+    if isinstance(exc, SeatIsOut):
+        return conflict(str(exc), "seat_out")
+    if isinstance(exc, WrongPhase):
+        return conflict(str(exc), "wrong_phase")
+    return conflict(str(exc), "illegal_move")
+
+
+def check_client_seed(seed: str | None) -> str:
+    if seed is None or seed == "":
+        return secrets.token_hex(8)
+    try:
+        return fair.check_client_seed(seed)
+    except ValueError as exc:
+        raise invalid(str(exc), "bad_client_seed") from None
+
+
+# -- creating and joining -----------------------------------------------------
+
+
+async def create_match(
+    conn: AsyncConnection,
+    actor: Actor,
+    *,
+    variant: str,
+    seats: int,
+    bots_count: int,
+    deadline_seconds: int,
+    client_seed: str | None,
+    private: bool,
+    min_deadline: int,
+    now: datetime | None = None,
+) -> Outcome:
+    now = now or utcnow()
+    try:
+        var = Variant(variant)
+    except ValueError:
+        raise invalid(f"variant must be 'jackpot' or 'classic', not {variant!r}") from None
+    if not 1 <= seats <= MAX_SEATS:
+        raise invalid(f"a match has 1 to {MAX_SEATS} seats, not {seats}")
+    if not 0 <= bots_count <= seats - 1:
+        raise invalid(f"bots must be from 0 to {seats - 1} for {seats} seats, not {bots_count}")
+    if not min_deadline <= deadline_seconds <= MAX_DEADLINE_SECONDS:
+        raise invalid(
+            f"deadline_seconds must be from {min_deadline} to {MAX_DEADLINE_SECONDS} "
+            f"(one week), not {deadline_seconds}"
+        )
+    if actor.is_guest and seats - bots_count != 1:
+        raise forbidden(
+            "a guest can play the bot or practise alone; sign up to play people", "account_required"
+        )
+    seed = check_client_seed(client_seed)
+    server_seed = secrets.token_hex(32)
+    match_id = "m_" + secrets.token_hex(8)
+    await conn.execute(
+        insert(t.matches).values(
+            id=match_id,
+            variant=var.value,
+            status="waiting",
+            seat_count=seats,
+            deadline_seconds=deadline_seconds,
+            private=private,
+            creator_id=actor.user_id,
+            created_at=now,
+            server_seed=server_seed,
+            commitment=fair.commitment(server_seed),
+            version=0,
+            record_len=0,
+        )
+    )
+    rows: list[dict[str, Any]] = [
+        {
+            "match_id": match_id,
+            "seat": 0,
+            "user_id": actor.user_id,
+            "is_bot": False,
+            "name": actor.name,
+            "client_seed": seed,
+        }
+    ]
+    for s in range(1, seats):
+        is_bot = s >= seats - bots_count
+        name = None
+        if is_bot:
+            name = "Bot" if bots_count == 1 else f"Bot {s - (seats - bots_count) + 1}"
+        rows.append(
+            {
+                "match_id": match_id,
+                "seat": s,
+                "user_id": None,
+                "is_bot": is_bot,
+                "name": name,
+                "client_seed": None,
+            }
+        )
+    await conn.execute(insert(t.seats), rows)
+    out = Outcome(match_id)
+    if bots_count == seats - 1:
+        await _start(conn, match_id, now, out)
+    return out
+
+
+async def join_match(
+    conn: AsyncConnection,
+    actor: Actor,
+    match_id: str,
+    client_seed: str | None,
+    now: datetime | None = None,
+) -> Outcome:
+    now = now or utcnow()
+    if actor.is_guest:
+        raise forbidden("sign up (or log in) to play people", "account_required")
+    row = await _match_row(conn, match_id)
+    seed = check_client_seed(client_seed)
+    if row["status"] != "waiting":
+        raise conflict("this match has already started", "match_started")
+    seat_rows = await _seat_rows(conn, match_id)
+    if any(s["user_id"] == actor.user_id for s in seat_rows):
+        raise conflict("you already have a seat in this match", "already_seated")
+    free = [s for s in seat_rows if not s["is_bot"] and s["user_id"] is None]
+    if not free:
+        raise conflict("every seat is taken", "match_full")
+    seat = free[0]["seat"]
+    res = await conn.execute(
+        update(t.seats)
+        .where(t.seats.c.match_id == match_id, t.seats.c.seat == seat, t.seats.c.user_id.is_(None))
+        .values(user_id=actor.user_id, name=actor.name, client_seed=seed)
+    )
+    if res.rowcount != 1:
+        raise conflict("that seat was just taken; try again", "match_full")
+    version = row["version"] + 1
+    out = Outcome(match_id, [{"seq": version, "type": "joined", "seat": seat, "name": actor.name}])
+    await _store_events(conn, match_id, out.events)
+    res = await conn.execute(
+        update(t.matches)
+        .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
+        .values(version=version)
+    )
+    if res.rowcount != 1:
+        raise conflict("the match changed meanwhile; try again", "retry")
+    if len(free) == 1:
+        await _start(conn, match_id, now, out)
+    return out
+
+
+async def _start(conn: AsyncConnection, match_id: str, now: datetime, out: Outcome) -> None:
+    """All seats are filled: fix the client seed, draw the bots' strengths, and let
+    bots move if seat 0 is one."""
+    row = await _match_row(conn, match_id)
+    seat_rows = await _seat_rows(conn, match_id)
+    client_seed = fair.combine_client_seeds(
+        [s["client_seed"] for s in seat_rows if not s["is_bot"]]
+    )
+    for s in seat_rows:
+        if s["is_bot"]:
+            strength = fair.bot_strength(row["server_seed"], client_seed, s["seat"])
+            await conn.execute(
+                update(t.seats)
+                .where(t.seats.c.match_id == match_id, t.seats.c.seat == s["seat"])
+                .values(strength=str(strength))
+            )
+    await conn.execute(
+        update(t.matches)
+        .where(t.matches.c.id == match_id)
+        .values(status="playing", started_at=now, client_seed=client_seed)
+    )
+    m = Match.new(Variant(row["variant"]), row["seat_count"])
+    row = await _match_row(conn, match_id)
+    seat_rows = await _seat_rows(conn, match_id)
+    tx = _Tx(row, seat_rows, m, now)
+    tx.live.append({"type": "started", "client_seed": client_seed})
+    tx.became_due = True
+    tx.run_bots()
+    out.events.extend(await tx.save(conn))
+
+
+# -- moves -------------------------------------------------------------------
+
+
+async def throw(
+    conn: AsyncConnection,
+    actor: Actor,
+    match_id: str,
+    dice_count: int | None,
+    now: datetime | None = None,
+) -> Outcome:
+    tx = await _load(conn, match_id, now)
+    seat = tx.seat_of(actor)
+    m = tx.match
+    if dice_count is None:
+        dice_count = 2
+    if dice_count not in (1, 2):
+        raise invalid(f"dice must be 1 or 2, not {dice_count}")
+    n = m.throws
+    dice = fair.throw_dice(tx.row["server_seed"], tx.row["client_seed"], n, dice_count)
+    tx.apply(lambda mm: mm.throw(seat, dice))
+    tx.run_bots()
+    return Outcome(match_id, await tx.save(conn))
+
+
+async def cover(
+    conn: AsyncConnection,
+    actor: Actor,
+    match_id: str,
+    tiles: Sequence[int],
+    now: datetime | None = None,
+) -> Outcome:
+    tx = await _load(conn, match_id, now)
+    seat = tx.seat_of(actor)
+    if len(set(tiles)) != len(tiles):
+        raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
+    tx.apply(lambda mm: mm.cover(seat, tiles))
+    tx.run_bots()
+    return Outcome(match_id, await tx.save(conn))
+
+
+async def resign(
+    conn: AsyncConnection, actor: Actor, match_id: str, now: datetime | None = None
+) -> Outcome:
+    row = await _match_row(conn, match_id)
+    if row["status"] == "waiting":
+        return await _leave_waiting(conn, actor, row)
+    tx = await _load(conn, match_id, now)
+    seat = tx.seat_of(actor)
+    tx.apply(lambda mm: mm.leave(seat, "resigned"))
+    tx.run_bots()
+    return Outcome(match_id, await tx.save(conn))
+
+
+async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outcome:
+    """Before the start a resignation just frees the seat (the creator's cancels)."""
+    match_id = row["id"]
+    seat_rows = await _seat_rows(conn, match_id)
+    mine = [s for s in seat_rows if s["user_id"] == actor.user_id and not s["is_bot"]]
+    if not mine:
+        raise forbidden("you have no seat in this match", "not_seated")
+    version = row["version"] + 1
+    if mine[0]["seat"] == 0:
+        ev = {"seq": version, "type": "cancelled"}
+        await conn.execute(
+            update(t.matches)
+            .where(t.matches.c.id == match_id)
+            .values(status="finished", finished_at=utcnow(), version=version)
+        )
+    else:
+        ev = {"seq": version, "type": "left", "seat": mine[0]["seat"]}
+        await conn.execute(
+            update(t.seats)
+            .where(t.seats.c.match_id == match_id, t.seats.c.seat == mine[0]["seat"])
+            .values(user_id=None, name=None, client_seed=None)
+        )
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == match_id).values(version=version)
+        )
+    await _store_events(conn, match_id, [ev])
+    return Outcome(match_id, [ev])
+
+
+async def timeout(
+    conn: AsyncConnection, match_id: str, expected_version: int, now: datetime
+) -> Outcome | None:
+    """Put out the seat whose throw deadline has passed; None if somebody moved first.
+
+    The caller found the match with ``due_at <= now`` at ``expected_version``; the
+    conditional UPDATE in ``save`` makes two sweepers apply it at most once.
+    """
+    tx = await _load(conn, match_id, now, lock_version=expected_version)
+    due = tx.row["due_at"]
+    m = tx.match
+    if due is None or due > now or m.turn is None or m.finished:
+        return None
+    seat = m.turn.seat
+    tx.apply(lambda mm: mm.leave(seat, "timeout"))
+    tx.run_bots()
+    return Outcome(match_id, await tx.save(conn))
+
+
+# -- the transaction helper ----------------------------------------------------
+
+
+async def _match_row(conn: AsyncConnection, match_id: str) -> Any:
+    row = (
+        (await conn.execute(select(t.matches).where(t.matches.c.id == match_id))).mappings().first()
+    )
+    if row is None:
+        raise not_found(f"there is no match {match_id}")
+    return row
+
+
+async def _seat_rows(conn: AsyncConnection, match_id: str) -> list[Any]:
+    res = await conn.execute(
+        select(t.seats).where(t.seats.c.match_id == match_id).order_by(t.seats.c.seat)
+    )
+    return list(res.mappings().all())
+
+
+async def _store_events(conn: AsyncConnection, match_id: str, events: list[dict[str, Any]]) -> None:
+    if events:
+        await conn.execute(
+            insert(t.match_events),
+            [{"match_id": match_id, "seq": e["seq"], "data": json.dumps(e)} for e in events],
+        )
+
+
+async def _load(
+    conn: AsyncConnection, match_id: str, now: datetime | None, lock_version: int | None = None
+) -> _Tx:
+    row = await _match_row(conn, match_id)
+    if lock_version is not None and row["version"] != lock_version:
+        raise conflict("the match changed meanwhile", "retry")
+    if row["status"] == "waiting":
+        raise conflict("the match has not started: seats are still free", "not_started")
+    if row["state"] is None:
+        raise conflict("the match was cancelled before it started", "match_over")
+    seat_rows = await _seat_rows(conn, match_id)
+    return _Tx(row, seat_rows, Match.from_dict(row["state"]), now or utcnow())
+
+
+class _Tx:
+    """One action's work on one match: engine moves, bot moves, rows to write."""
+
+    def __init__(self, row: Any, seat_rows: list[Any], m: Match, now: datetime) -> None:
+        self.row = row
+        self.seat_rows = seat_rows
+        self.match = m
+        self.now = now
+        self.engine_events: list[Event] = []
+        self.live: list[dict[str, Any]] = []
+        self.became_due = False
+
+    def seat_of(self, actor: Actor) -> int:
+        for s in self.seat_rows:
+            if s["user_id"] == actor.user_id and not s["is_bot"]:
+                return int(s["seat"])
+        raise forbidden("you have no seat in this match", "not_seated")
+
+    def apply(self, move: Any) -> None:
+        try:
+            self.match, events = move(self.match)
+        except IllegalMove as exc:
+            raise illegal_to_api(exc) from None
+        self._add(events)
+
+    def _add(self, events: list[Event]) -> None:
+        for ev in events:
+            self.engine_events.append(ev)
+            d = ev.to_dict()
+            if isinstance(ev, MatchEnded):
+                d["server_seed"] = self.row["server_seed"]
+                d["strengths"] = [s["strength"] for s in self.seat_rows]
+            if isinstance(ev, TurnStarted | Covered):
+                self.became_due = True
+            self.live.append(d)
+
+    def run_bots(self) -> None:
+        """Bot seats move at once, inside the same transaction."""
+        m = self.match
+        while m.turn is not None and self.seat_rows[m.turn.seat]["is_bot"]:
+            s = m.turn.seat
+            strength = Strength(self.seat_rows[s]["strength"])
+            var = m.variant
+            if m.turn.dice is None:
+                count = bots.choose_dice_count(var, strength, m.turn.open)
+                dice = fair.throw_dice(
+                    self.row["server_seed"], self.row["client_seed"], m.throws, count
+                )
+                m, events = m.throw(s, dice)
+            else:
+                opt = bots.choose_cover(var, strength, m.turn.open, m.turn.dice)
+                m, events = m.cover(s, opt)
+            self._add(events)
+        self.match = m
+
+    async def save(self, conn: AsyncConnection) -> list[dict[str, Any]]:
+        m = self.match
+        row = self.row
+        match_id = row["id"]
+        # Record rows: throws (cover filled in when chosen) and outs, in order.
+        idx = row["record_len"]
+        new_rows: list[dict[str, Any]] = []
+        pending: dict[int, dict[str, Any]] = {}
+        late_covers: list[tuple[int, str]] = []
+        for ev in self.engine_events:
+            if isinstance(ev, Thrown):
+                r = {
+                    "match_id": match_id,
+                    "idx": idx,
+                    "kind": "throw",
+                    "n": ev.n,
+                    "seat": ev.seat,
+                    "dice": ",".join(map(str, ev.dice)),
+                    "cover": None if ev.options else "",
+                    "reason": None,
+                }
+                new_rows.append(r)
+                pending[ev.n] = r
+                idx += 1
+            elif isinstance(ev, Covered):
+                text = ",".join(map(str, ev.tiles))
+                if ev.n in pending:
+                    pending[ev.n]["cover"] = text
+                else:
+                    late_covers.append((ev.n, text))
+            elif isinstance(ev, SeatOut):
+                new_rows.append(
+                    {
+                        "match_id": match_id,
+                        "idx": idx,
+                        "kind": "out",
+                        "n": None,
+                        "seat": ev.seat,
+                        "dice": None,
+                        "cover": None,
+                        "reason": ev.reason,
+                    }
+                )
+                idx += 1
+        for n, text in late_covers:
+            await conn.execute(
+                update(t.record_events)
+                .where(t.record_events.c.match_id == match_id, t.record_events.c.n == n)
+                .values(cover=text)
+            )
+        if new_rows:
+            await conn.execute(insert(t.record_events), new_rows)
+        # Deadline: runs for each throw from the moment it became due (a pending
+        # cover belongs to its throw, so the deadline is not renewed by a throw).
+        due_at = row["due_at"]
+        turn = m.turn
+        if turn is None or self.seat_rows[turn.seat]["is_bot"]:
+            due_at = None
+        elif self.became_due and turn.dice is None:
+            due_at = self.now + timedelta(seconds=row["deadline_seconds"])
+        if due_at != row["due_at"] or self.became_due:
+            self.live.append(
+                {
+                    "type": "deadline",
+                    "seat": None if turn is None else turn.seat,
+                    "due_at": iso(due_at),
+                }
+            )
+        version = row["version"]
+        for ev_d in self.live:
+            version += 1
+            ev_d["seq"] = version
+        values: dict[str, Any] = {
+            "state": m.to_dict(),
+            "version": version,
+            "record_len": idx,
+            "turn_seat": None if turn is None else turn.seat,
+            "due_at": due_at,
+        }
+        if m.finished:
+            values.update(
+                status="finished",
+                finished_at=self.now,
+                result=m.result.to_dict() if m.result else None,
+            )
+        res = await conn.execute(
+            update(t.matches)
+            .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
+            .values(**values)
+        )
+        if res.rowcount != 1:
+            raise conflict("the match changed meanwhile; reload and try again", "retry")
+        await _store_events(conn, match_id, self.live)
+        return self.live
+
+
+__all__ = [
+    "FULL",
+    "Actor",
+    "Outcome",
+    "cover",
+    "create_match",
+    "join_match",
+    "resign",
+    "throw",
+    "timeout",
+]

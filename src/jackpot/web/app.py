@@ -1,0 +1,226 @@
+"""The application factory: settings, database, bus, sweeper, routes, error shapes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from jackpot.web.bus import EventBus
+from jackpot.web.db import Database
+from jackpot.web.errors import ApiError
+from jackpot.web.settings import Settings, load_settings
+from jackpot.web.sweeper import run_sweeper
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+log = logging.getLogger("jackpot.web")
+
+#: Largest request body accepted; the biggest legitimate one is a short form.
+MAX_BODY = 64 * 1024
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid",
+    429: "too_many_requests",
+}
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse bodies over ``MAX_BODY`` with 413, whether announced or streamed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > MAX_BODY
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _too_large(scope, receive, send)
+                    return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > MAX_BODY:
+                    raise BodyTooLarge
+            return msg
+
+        async def tracking_send(msg: Message) -> None:
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+            await send(msg)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await _too_large(scope, receive, send)
+
+
+class SecurityHeaders:
+    """Headers every response carries (pure ASGI: no per-request task overhead)."""
+
+    HEADERS = (
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+        (b"x-frame-options", b"DENY"),
+    )
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = [*msg.get("headers", []), *self.HEADERS]
+            await send(msg)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    resp = JSONResponse(
+        {"error": {"code": "too_large", "message": f"the request body is over {MAX_BODY} bytes"}},
+        status_code=413,
+    )
+    await resp(scope, receive, send)
+
+
+def _wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api") and "text/html" in request.headers.get(
+        "accept", ""
+    )
+
+
+def _error_response(request: Request, status: int, code: str, message: str) -> Response:
+    if _wants_html(request):
+        templates = request.app.state.templates
+        return templates.TemplateResponse(
+            request, "error.html", {"status": status, "message": message}, status_code=status
+        )
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
+    errors = exc.errors()
+    for err in errors:
+        if err.get("type") == "json_invalid":
+            return 400, "bad_json", "the body is not valid JSON"
+    if errors:
+        err = errors[0]
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        if err.get("type") == "missing" and where == "body":
+            return 422, "invalid", "a JSON body is required"
+        return 422, "invalid", f"{where}: {err.get('msg', 'is not valid')}"
+    return 422, "invalid", "the request is not valid"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or load_settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.database_url)
+        await db.upgrade()
+        app.state.db = db
+        stop = asyncio.Event()
+        task = None
+        if settings.sweeper_in_process:
+            task = asyncio.create_task(
+                run_sweeper(db, app.state.bus, settings.sweep_interval, settings.guest_days, stop)
+            )
+        try:
+            yield
+        finally:
+            stop.set()
+            app.state.bus.close_all()
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(task, timeout=5)
+            await db.dispose()
+
+    app = FastAPI(
+        title="peer2peergames' Jackpot",
+        version="1",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.bus = EventBus()
+
+    from jackpot.web.pages import make_templates
+    from jackpot.web.pages import router as pages_router
+
+    app.state.templates = make_templates()
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        return _error_response(request, exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        status, code, message = _validation_message(exc)
+        return _error_response(request, status, code, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        status = exc.status_code
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if status == 404:
+            message = "there is nothing at this address"
+        return _error_response(request, status, _CODES.get(status, "error"), message)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return _error_response(request, 500, "internal", "something went wrong on our side")
+
+    from jackpot.web.api import router as api_router
+
+    app.include_router(api_router)
+    app.include_router(pages_router)
+    app.mount("/static", StaticFiles(directory=PACKAGE_DIR / "static"), name="static")
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def html(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status)

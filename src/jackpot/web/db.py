@@ -1,0 +1,97 @@
+"""Database connections: one serialised writer, several readers.
+
+Measured here (DESIGN.md section 6): SQLite writes from many connections fight over
+the write lock and give p99 latencies over a second, while a single writer
+connection, serialised, gives steady latency. So on SQLite every write goes through
+one connection behind an asyncio lock, in WAL mode with ``synchronous=NORMAL`` and
+``BEGIN IMMEDIATE`` (the lock is taken at the start of the transaction, never
+upgraded halfway through). Reads use their own connections and never wait for it.
+On PostgreSQL the writer is an ordinary pool; the conditional UPDATEs in the actions
+keep racing writers correct there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
+def _sqlite_path(url: str) -> Path | None:
+    prefix = "sqlite+aiosqlite:///"
+    if not url.startswith(prefix):
+        return None
+    rest = url[len(prefix) :].split("?")[0]
+    return None if rest in {"", ":memory:"} else Path(rest)
+
+
+def _setup_sqlite(engine: AsyncEngine, *, writer: bool) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" hook issue BEGIN itself (pysqlite's own
+        # transaction handling would start DEFERRED transactions).
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+
+class Database:
+    """The app's engines; ``write()`` for transactions that change data, ``read()`` else."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            path = _sqlite_path(url)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self.writer = create_async_engine(url, pool_size=1, max_overflow=0)
+            self.reader = create_async_engine(url, pool_size=4, max_overflow=4)
+            _setup_sqlite(self.writer, writer=True)
+            _setup_sqlite(self.reader, writer=False)
+        else:
+            self.writer = create_async_engine(url, pool_size=10, max_overflow=10)
+            self.reader = self.writer
+        self._write_lock = asyncio.Lock() if self.is_sqlite else None
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """One transaction on the writer; committed on leaving, rolled back on error."""
+        if self._write_lock is None:
+            async with self.writer.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.writer.begin() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.reader.connect() as conn:
+            yield conn
+
+    async def upgrade(self) -> None:
+        """Apply the Alembic migrations (creating the database file if needed)."""
+        from jackpot.web.migrate import upgrade_connection
+
+        async with self.write() as conn:
+            await conn.run_sync(upgrade_connection)
+
+    async def dispose(self) -> None:
+        await self.writer.dispose()
+        if self.reader is not self.writer:
+            await self.reader.dispose()

@@ -1,0 +1,96 @@
+"""Lists of matches: the lobby and a player's own matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, case, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web import models as t
+from jackpot.web.actions import iso
+
+
+async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[str, Any]]:
+    """Public matches still waiting for players, newest first, with their seats."""
+    rows = (
+        await conn.execute(
+            select(
+                t.matches.c.id,
+                t.matches.c.variant,
+                t.matches.c.seat_count,
+                t.matches.c.deadline_seconds,
+                t.matches.c.created_at,
+            )
+            .where(t.matches.c.status == "waiting", t.matches.c.private.is_(False))
+            .order_by(t.matches.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    ids = [r.id for r in rows]
+    seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    if ids:
+        for s in (
+            await conn.execute(
+                select(t.seats.c.match_id, t.seats.c.name, t.seats.c.is_bot)
+                .where(t.seats.c.match_id.in_(ids))
+                .order_by(t.seats.c.match_id, t.seats.c.seat)
+            )
+        ).all():
+            seats[s.match_id].append({"name": s.name, "bot": bool(s.is_bot)})
+    return [
+        {
+            "id": r.id,
+            "variant": r.variant,
+            "seats": seats[r.id],
+            "free": sum(1 for s in seats[r.id] if s["name"] is None),
+            "deadline_seconds": r.deadline_seconds,
+            "created": iso(r.created_at),
+        }
+        for r in rows
+    ]
+
+
+async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> list[dict[str, Any]]:
+    """The player's matches: those where it is their throw first (soonest deadline
+    first), then the other live ones, then the finished ones, newest first."""
+    your_turn = and_(t.matches.c.status == "playing", t.matches.c.turn_seat == t.seats.c.seat)
+    rows = (
+        await conn.execute(
+            select(
+                t.matches.c.id,
+                t.matches.c.variant,
+                t.matches.c.status,
+                t.matches.c.due_at,
+                t.matches.c.created_at,
+                t.matches.c.result,
+                t.seats.c.seat,
+                your_turn.label("your_turn"),
+            )
+            .join(t.seats, t.seats.c.match_id == t.matches.c.id)
+            .where(t.seats.c.user_id == user_id, t.seats.c.is_bot.is_(False))
+            .order_by(
+                case((your_turn, 0), (t.matches.c.status != "finished", 1), else_=2),
+                t.matches.c.due_at,
+                t.matches.c.created_at.desc(),
+            )
+            .limit(limit)
+        )
+    ).all()
+    out = []
+    for r in rows:
+        result = r.result or {}
+        place = result.get("places", [None] * 5)[r.seat] if result else None
+        out.append(
+            {
+                "id": r.id,
+                "variant": r.variant,
+                "status": r.status,
+                "your_turn": bool(r.your_turn),
+                "due_at": iso(r.due_at) if r.your_turn else None,
+                "seat": r.seat,
+                "place": place,
+                "created": iso(r.created_at),
+            }
+        )
+    return out

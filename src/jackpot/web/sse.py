@@ -1,0 +1,104 @@
+"""Server-Sent Events for one match, resumable with ``Last-Event-ID``.
+
+The stream subscribes to the bus first, then replays from the database whatever
+came after the client's last id, then forwards live events; a gap in the live
+sequence (a dropped subscriber) is filled from the database, so a client never
+misses or repeats an event. A comment line every 15 s keeps proxies from closing
+an idle stream. A finished match's stream ends after its last event; a client that
+already has everything gets 204, which tells EventSource to stop reconnecting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import Request, Response
+from fastapi.responses import StreamingResponse
+from sqlalchemy import select
+
+from jackpot.web import models as t
+from jackpot.web.actions import _match_row
+from jackpot.web.bus import CLOSED
+from jackpot.web.deps import bus_of, db_of
+
+KEEPALIVE_SECONDS = 15.0
+FINAL = {"match_ended", "cancelled"}
+
+
+def _last_id(request: Request) -> int:
+    raw = request.headers.get("last-event-id") or request.query_params.get("last_event_id") or "0"
+    try:
+        value = int(raw)
+    except ValueError:
+        return 0
+    return max(0, min(value, 2**31))
+
+
+async def _since(request: Request, match_id: str, after: int) -> list[tuple[int, str]]:
+    async with db_of(request).read() as conn:
+        res = await conn.execute(
+            select(t.match_events.c.seq, t.match_events.c.data)
+            .where(t.match_events.c.match_id == match_id, t.match_events.c.seq > after)
+            .order_by(t.match_events.c.seq)
+        )
+        return [(int(r.seq), str(r.data)) for r in res]
+
+
+def _frame(seq: int, data: str) -> str:
+    return f"id: {seq}\nevent: match\ndata: {data}\n\n"
+
+
+async def event_stream(request: Request, match_id: str) -> Response:
+    import json
+
+    last = _last_id(request)
+    async with db_of(request).read() as conn:
+        row = await _match_row(conn, match_id)
+    finished = row["status"] == "finished"
+    if finished and row["version"] <= last:
+        return Response(status_code=204)
+    sub = bus_of(request).subscribe(match_id)
+    backlog = await _since(request, match_id, last)
+
+    async def gen() -> AsyncIterator[str]:
+        sent = last
+        try:
+            yield "retry: 2000\n\n"
+            for seq, data in backlog:
+                yield _frame(seq, data)
+                sent = seq
+                if json.loads(data)["type"] in FINAL:
+                    return
+            while True:
+                try:
+                    ev: dict[str, Any] = await asyncio.wait_for(
+                        sub.queue.get(), timeout=KEEPALIVE_SECONDS
+                    )
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if ev is CLOSED or ev.get("type") == CLOSED["type"]:
+                    return
+                seq = int(ev["seq"])
+                if seq <= sent:
+                    continue
+                if seq > sent + 1:
+                    for s, data in await _since(request, match_id, sent):
+                        if s >= seq:
+                            break
+                        yield _frame(s, data)
+                        sent = s
+                yield _frame(seq, json.dumps(ev))
+                sent = seq
+                if ev["type"] in FINAL:
+                    return
+        finally:
+            sub.close()
+
+    return StreamingResponse(
+        gen(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
