@@ -157,7 +157,11 @@ def _replay(record: Record, server_seed: str, checks: list[str]) -> Match:
         )
         checks.append("dice: every throw's dice are the ones the seeds give")
         if record.variant is Variant.CLASSIC:
-            checks.append(f"dice counts: {one_die} one-die throw(s), each with 7, 8 and 9 covered")
+            checks.append(
+                f"dice counts: {one_die} one-die throw(s), each with 7, 8 and 9 covered"
+                if one_die
+                else "dice counts: every throw was two dice"
+            )
         checks.append(f"covers: every cover was on offer; {dead} dead throw(s) offered nothing")
         if bot_moves:
             checks.append(f"bots: all {bot_moves} bot throws and covers follow their strength")
