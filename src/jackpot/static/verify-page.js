@@ -1,0 +1,88 @@
+// The Verify page: reads a record from the text box, a file or ?match=ID, runs the
+// verifier in the browser and shows each check with a tick and the first problem.
+import { verifyRecord } from "./verify.js";
+
+const form = document.getElementById("verify-form");
+const text = document.getElementById("record-text");
+const file = document.getElementById("record-file");
+const button = document.getElementById("verify-button");
+const outcome = document.getElementById("verify-outcome");
+const summary = document.getElementById("verify-summary");
+const problemBox = document.getElementById("verify-problem");
+const problemText = document.getElementById("verify-problem-text");
+const checks = document.getElementById("verify-checks");
+
+function show(report) {
+  outcome.hidden = false;
+  outcome.classList.toggle("ok", report.ok);
+  outcome.classList.toggle("bad", !report.ok);
+  summary.textContent = (report.ok ? "✓ " : "✗ ") + report.summary;
+  problemBox.hidden = report.ok;
+  problemText.textContent = report.problem || "";
+  checks.replaceChildren(
+    ...report.checks.map((sentence) => {
+      const li = document.createElement("li");
+      li.className = "check";
+      li.textContent = `✓ ${sentence}`;
+      return li;
+    }),
+  );
+}
+
+async function run(source) {
+  button.disabled = true;
+  summary.textContent = "Checking…";
+  outcome.hidden = false;
+  try {
+    show(await verifyRecord(source));
+  } catch (err) {
+    show({ ok: false, checks: [], problem: String(err), summary: `Not verified: ${err}` });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (!text.value.trim()) {
+    show({ ok: false, checks: [], problem: "there is no record to check: paste one or choose a file", summary: "Nothing to check yet." });
+    return;
+  }
+  run(text.value);
+});
+
+file.addEventListener("change", async () => {
+  const chosen = file.files && file.files[0];
+  if (!chosen) return;
+  text.value = await chosen.text();
+  run(text.value);
+});
+
+const matchId = new URLSearchParams(location.search).get("match");
+if (matchId) {
+  (async () => {
+    summary.textContent = "Fetching the record…";
+    outcome.hidden = false;
+    try {
+      const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}/record`, {
+        headers: { Accept: "application/json" },
+      });
+      const body = await response.text();
+      if (!response.ok) {
+        let why = `the site answered ${response.status} for match ${matchId}`;
+        try {
+          const error = JSON.parse(body).error;
+          if (error && error.message) why = error.message;
+        } catch {
+          // not JSON: keep the status
+        }
+        show({ ok: false, checks: [], problem: why, summary: `Could not fetch match ${matchId}.` });
+        return;
+      }
+      text.value = body;
+      run(body);
+    } catch (err) {
+      show({ ok: false, checks: [], problem: `could not fetch the record: ${err}`, summary: "Could not fetch the record." });
+    }
+  })();
+}
