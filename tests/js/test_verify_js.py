@@ -339,3 +339,20 @@ def test_dead_throw_offers_nothing() -> None:
 
 def _l(values: list[int]) -> str:
     return "[" + ", ".join(map(str, values)) + "]"
+
+
+def test_every_static_module_of_the_verify_page_parses() -> None:
+    import subprocess
+    from pathlib import Path
+
+    from js_records import NODE
+
+    static = Path(__file__).parents[2] / "src" / "jackpot" / "static"
+    for name in ("verify.js", "replay-rules.js", "verify-page.js"):
+        done = subprocess.run(
+            [NODE, "--experimental-default-type=module", "--check", str(static / name)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, (name, done.stderr)
