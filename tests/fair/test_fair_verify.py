@@ -568,3 +568,53 @@ def test_changing_a_result_field_is_caught(plan: Plan, data: st.DataObject) -> N
     problem = _failed(verify(replace(r, result=wrong)))
     assert problem.startswith(f"result.{key}: record says ")
     assert ", replay gives " in problem
+
+
+def test_a_record_built_in_code_is_checked_like_a_parsed_one(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = _throws(r)[0]
+    bad = _with_event(r, i, replace(e, seat=7))
+    assert (
+        _failed(verify(bad))
+        == "format: events[0].seat: expected a seat number 0-2, got the number 7"
+    )
+
+
+_JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=5),
+    st.lists(st.integers(-1, 10), max_size=4),
+    st.dictionaries(st.sampled_from(["type", "n", "seat"]), st.integers(0, 3), max_size=3),
+)
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            found += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for k, v in enumerate(obj):
+            found += _paths(v, (*prefix, k))
+    return found
+
+
+@PROPERTY
+@given(plans(), st.data())
+def test_verify_never_crashes_on_a_damaged_record(plan: Plan, data: st.DataObject) -> None:
+    """Any value anywhere: verify answers (ok or a named problem), it never raises."""
+    d = play(plan).record.to_dict()
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(d)))
+        target: Any = d
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = data.draw(_JUNK)
+    v = verify(d)
+    assert isinstance(v, Verification)
+    assert v.ok == (v.problem is None)
+    if not v.ok:
+        assert v.problem and v.summary == f"invalid: {v.problem}"

@@ -56,11 +56,15 @@ def verify(record: Record | str | bytes | Mapping[str, Any]) -> Verification:
     """Verify a record (or its JSON text or decoded object) of a finished match."""
     checks: list[str] = []
     try:
-        if not isinstance(record, Record):
-            try:
-                record = parse_record(record)
-            except RecordFormatError as exc:
-                raise _Problem(f"format: {exc}") from None
+        try:
+            # A Record built in code skipped the parser's checks; round-tripping it
+            # through them means the replay below only ever sees well-formed values.
+            source = record.to_dict() if isinstance(record, Record) else record
+            record = parse_record(source)
+        except RecordFormatError as exc:
+            raise _Problem(f"format: {exc}") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise _Problem(f"format: not a jackpot-record/1 ({exc})") from None
         checks.append(f"format: the record is well-formed {FORMAT}")
         summary = _verify(record, checks)
     except _Problem as problem:
