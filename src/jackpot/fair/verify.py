@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,23 +94,26 @@ def _verify(record: Record, checks: list[str]) -> str:
 def _check_client_seed(record: Record, checks: list[str]) -> None:
     humans = [i for i, s in enumerate(record.seats) if s.bot is None]
     parts = split_client_seed(record.client_seed)
-    if len(parts) != len(humans):
+    if humans and len(parts) != len(humans):
         raise _Problem(
             f"client seed: {record.client_seed!r} has {len(parts)} part(s) joined by '.', "
             f"but the match has {len(humans)} human seat(s), one part each"
         )
-    for seat, part in zip(humans, parts, strict=True):
+    for k, part in enumerate(parts):
         try:
             check_client_seed(part)
         except ValueError as exc:
-            raise _Problem(f"{exc} (the part of {_seat_name(record, seat)})") from None
+            whose = _seat_name(record, humans[k]) if humans else f"part {k + 1}"
+            raise _Problem(f"{exc} (the part of {whose})") from None
     if humans:
         checks.append(
             f"client seed: {len(parts)} well-formed part(s), one for each human seat, "
             "so every player had a hand in the dice"
         )
     else:
-        checks.append("client seed: empty, as a match with no human seat has it")
+        # Nobody has a stake in a bots-only match (selfplay): whoever ran it chose
+        # the client seed, and any well-formed one will do.
+        checks.append("client seed: well-formed (no seat is human, so anyone could choose it)")
 
 
 def _check_bot_strengths(record: Record, server_seed: str, checks: list[str]) -> None:
@@ -134,14 +137,48 @@ def _replay(record: Record, server_seed: str, checks: list[str]) -> Match:
     strengths: list[Strength | None] = [s.bot for s in record.seats]
     throws = dead = bot_moves = one_die = 0
     outs: list[str] = []
-    for i, event in enumerate(record.events):
+    events = record.events
+    handled: set[int] = set()
+    for i, event in enumerate(events):
+        if i in handled:
+            continue
         if match.finished:
             raise _Problem(f"events[{i}]: the match was already over")
         if isinstance(event, OutEntry):
             match = _leave(record, match, event, i)
             outs.append(f"{_seat_name(record, event.seat)} {event.reason}")
             continue
-        match = _throw(record, match, event, server_seed, strengths[event.seat])
+
+        def resignations_first(m: Match, i: int = i, thrower: int = event.seat) -> Match:
+            """Apply the resignations listed right after a shutting cover's throw first.
+
+            A record keeps a cover with its throw, so another seat's resignation made
+            while the cover was pending is listed after it. When the cover shuts the
+            box it may end the match, after which nobody can resign: those outs must
+            have come first, unless they would have left the thrower alone (who would
+            then have won before covering). Only resignations: a timeout is for the seat
+            whose move is due. The browser verifier applies the same rule.
+            """
+            following: list[int] = []
+            for j in range(i + 1, len(events)):
+                out = events[j]
+                if not isinstance(out, OutEntry) or out.seat == thrower:
+                    break
+                if out.reason != "resigned":
+                    break
+                following.append(j)
+            leavers = {events[j].seat for j in following}
+            still_in = [s for s in range(m.seats) if m.out[s] is None and s not in leavers]
+            if following and len(still_in) > 1:
+                for j in following:
+                    entry = events[j]
+                    assert isinstance(entry, OutEntry)
+                    m = _leave(record, m, entry, j)
+                    outs.append(f"{_seat_name(record, entry.seat)} {entry.reason}")
+                    handled.add(j)
+            return m
+
+        match = _throw(record, match, event, server_seed, strengths[event.seat], resignations_first)
         throws += 1
         dead += event.cover == ()
         one_die += len(event.dice) == 1
@@ -194,6 +231,7 @@ def _throw(
     event: ThrowEntry,
     server_seed: str,
     strength: Strength | None,
+    before_shutting_cover: Callable[[Match], Match],
 ) -> Match:
     n = event.n
     where = f"throw {n}"
@@ -266,6 +304,8 @@ def _throw(
                 f"{where}: {_seat_name(record, event.seat)} is a {strength} bot and covers "
                 f"{_tiles(wanted_cover)} here, not {_tiles(event.cover)}"
             )
+    if set(event.cover) == turn.open:
+        match = before_shutting_cover(match)
     try:
         match, _ = match.cover(event.seat, event.cover)
     except IllegalMove as exc:  # pragma: no cover - membership was checked above
