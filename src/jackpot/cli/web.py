@@ -27,8 +27,20 @@ def serve(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
+    # Several workers need an import string: uvicorn starts each in its own process,
+    # where the factory reads the same environment. They share the database, and
+    # live updates need JACKPOT_REDIS_URL (else a watcher only sees moves made
+    # through its own worker).
+    if args.workers > 1 and settings.redis_url is None:
+        print(
+            "jackpot: warning: --workers without JACKPOT_REDIS_URL: live updates stay "
+            "within each worker",
+            file=sys.stderr,
+        )
     uvicorn.run(
-        create_app(settings),
+        "jackpot.web.app:create_app" if args.workers > 1 else create_app(settings),
+        factory=args.workers > 1,
+        workers=args.workers if args.workers > 1 else None,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
@@ -41,7 +53,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def sweep(args: argparse.Namespace) -> int:
-    from jackpot.web.bus import EventBus
+    from jackpot.web.bus import make_bus
     from jackpot.web.db import Database
     from jackpot.web.sweeper import run_sweeper, sweep_once
 
@@ -52,15 +64,20 @@ def sweep(args: argparse.Namespace) -> int:
     async def main() -> None:
         db = Database(settings.database_url)
         await db.upgrade()
+        # Timeouts must reach the watchers of every server process: with
+        # JACKPOT_REDIS_URL they are published through Redis.
+        bus = make_bus(settings.redis_url)
+        await bus.start()
         try:
             if args.once:
-                n = await sweep_once(db, EventBus())
+                n = await sweep_once(db, bus)
                 print(f"applied {n} timeout{'s' if n != 1 else ''}")
             else:
                 await run_sweeper(
-                    db, EventBus(), settings.sweep_interval, settings.guest_days, asyncio.Event()
+                    db, bus, settings.sweep_interval, settings.guest_days, asyncio.Event()
                 )
         finally:
+            await bus.aclose()
             await db.dispose()
 
     with contextlib.suppress(KeyboardInterrupt):
@@ -92,6 +109,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--log-level", default="info")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (use PostgreSQL and JACKPOT_REDIS_URL with more than one)",
+    )
     p.set_defaults(func=serve)
 
     p = subparsers.add_parser("sweep", help="apply missed throw deadlines (several may run)")

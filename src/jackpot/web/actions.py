@@ -196,7 +196,7 @@ async def join_match(
     now = now or utcnow()
     if actor.is_guest:
         raise forbidden("sign up (or log in) to play people", "account_required")
-    row = await _match_row(conn, match_id)
+    row = await _match_row(conn, match_id, lock=True)
     seed = check_client_seed(client_seed)
     if row["status"] != "waiting":
         raise conflict("this match has already started", "match_started")
@@ -303,7 +303,7 @@ async def cover(
 async def resign(
     conn: AsyncConnection, actor: Actor, match_id: str, now: datetime | None = None
 ) -> Outcome:
-    row = await _match_row(conn, match_id)
+    row = await _match_row(conn, match_id, lock=True)
     if row["status"] == "waiting":
         return await _leave_waiting(conn, actor, row)
     tx = await _load(conn, match_id, now)
@@ -364,10 +364,19 @@ async def timeout(
 # -- the transaction helper ----------------------------------------------------
 
 
-async def _match_row(conn: AsyncConnection, match_id: str) -> Any:
-    row = (
-        (await conn.execute(select(t.matches).where(t.matches.c.id == match_id))).mappings().first()
-    )
+async def _match_row(conn: AsyncConnection, match_id: str, lock: bool = False) -> Any:
+    """The match row; ``lock`` for a write transaction that will change it.
+
+    On PostgreSQL ``lock`` takes the row lock (SELECT ... FOR UPDATE) so racing
+    actions on one match queue up instead of doing the work twice and colliding on
+    the record's primary key (an IntegrityError, not a 409); the loser then sees the
+    new state and gets the engine's refusal. SQLite ignores it: its single writer
+    already serialises every write transaction.
+    """
+    query = select(t.matches).where(t.matches.c.id == match_id)
+    if lock:
+        query = query.with_for_update()
+    row = (await conn.execute(query)).mappings().first()
     if row is None:
         raise not_found(f"there is no match {match_id}")
     return row
@@ -391,7 +400,7 @@ async def _store_events(conn: AsyncConnection, match_id: str, events: list[dict[
 async def _load(
     conn: AsyncConnection, match_id: str, now: datetime | None, lock_version: int | None = None
 ) -> _Tx:
-    row = await _match_row(conn, match_id)
+    row = await _match_row(conn, match_id, lock=True)
     if lock_version is not None and row["version"] != lock_version:
         raise conflict("the match changed meanwhile", "retry")
     if row["status"] == "waiting":

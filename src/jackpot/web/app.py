@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jackpot.web.bus import EventBus
+from jackpot.web.bus import make_bus
 from jackpot.web.db import Database
 from jackpot.web.errors import ApiError
 from jackpot.web.settings import Settings, load_settings
@@ -158,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings.database_url)
         await db.upgrade()
         app.state.db = db
+        await app.state.bus.start()
         stop = asyncio.Event()
         task = None
         if settings.sweeper_in_process:
@@ -172,6 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, timeout=5)
+            await app.state.bus.aclose()
             await db.dispose()
 
     app = FastAPI(
@@ -183,7 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.bus = EventBus()
+    app.state.bus = make_bus(settings.redis_url)
 
     from jackpot.web.pages import make_templates
     from jackpot.web.pages import router as pages_router

@@ -4,8 +4,8 @@ subscribe to a match.
 In-process by default. Each subscriber gets its own bounded queue; a subscriber too
 slow to keep up is dropped (its stream ends) rather than slowing the actions down,
 and the browser's EventSource reconnects with ``Last-Event-ID`` and catches up from
-the database, so nothing is lost. A Redis implementation can replace this class
-with the same three methods when several processes serve.
+the database, so nothing is lost. With ``JACKPOT_REDIS_URL`` set, ``make_bus``
+returns the Redis implementation (bus_redis.py) instead, for several processes.
 """
 
 from __future__ import annotations
@@ -46,7 +46,16 @@ class EventBus:
             if not subs:
                 del self._subs[sub.match_id]
 
+    async def start(self) -> None:
+        """Nothing to connect in-process (the Redis bus subscribes here)."""
+
+    async def aclose(self) -> None:
+        """Nothing to disconnect in-process."""
+
     async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
+        self._deliver(match_id, events)
+
+    def _deliver(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         for sub in list(self._subs.get(match_id, ())):
             for ev in events:
                 try:
@@ -70,3 +79,12 @@ class EventBus:
     @property
     def subscriber_count(self) -> int:
         return sum(len(s) for s in self._subs.values())
+
+
+def make_bus(redis_url: str | None) -> EventBus:
+    """The Redis bus when ``JACKPOT_REDIS_URL`` is set (several processes), else in-process."""
+    if redis_url:
+        from jackpot.web.bus_redis import RedisEventBus
+
+        return RedisEventBus(redis_url)
+    return EventBus()

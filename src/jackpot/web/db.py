@@ -22,6 +22,8 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+#: PostgreSQL advisory lock key held while migrating (any constant unique to this app).
+MIGRATION_LOCK = 0x6A61636B706F74
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -89,6 +91,11 @@ class Database:
         from jackpot.web.migrate import upgrade_connection
 
         async with self.write() as conn:
+            if not self.is_sqlite:
+                # Several `jackpot serve` workers and `jackpot sweep` processes start
+                # together: one migrates, the others wait here and then find nothing
+                # to do (two CREATE TABLEs at once would fail one of them).
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             await conn.run_sync(upgrade_connection)
 
     async def dispose(self) -> None:
