@@ -8,8 +8,9 @@ const matchId = root.dataset.matchId;
 let state = JSON.parse(document.getElementById("initial-state").textContent);
 let selected = new Set(); // Classic: tiles picked towards a cover
 let busy = false;
-let lastDead = null; // {seat, dice} of the last throw that reached nothing
+let lastDead = null; // {seat, dice, n} of the latest throw that reached nothing
 const logEl = document.getElementById("log");
+let pendingLi = null; // the log line of a throw whose cover is still to come
 const $ = (id) => document.getElementById(id);
 
 function seatName(i) {
@@ -30,15 +31,17 @@ function addLog(text, cls) {
   li.textContent = text;
   if (cls) li.className = cls;
   logEl.prepend(li);
+  return li;
 }
 
 function logFromRecord(rec) {
   logEl.textContent = "";
+  pendingLi = null;
   for (const e of rec.events) {
     if (e.type === "out") {
       addLog(`${seatName(e.seat)} ${e.reason === "timeout" ? "ran out of time" : "resigned"}`, "out");
     } else if (e.cover === null) {
-      addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}`);
+      pendingLi = addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}`);
     } else if (e.cover.length === 0) {
       addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}: nothing reachable, turn passes`, "dead");
     } else {
@@ -52,13 +55,16 @@ function logEvent(ev) {
     case "thrown":
       if (ev.options.length === 0) {
         addLog(`${seatName(ev.seat)} threw ${diceText(ev.dice)}: nothing reachable, turn passes`, "dead");
-        lastDead = { seat: ev.seat, dice: ev.dice };
+        lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };
+      } else {
+        lastDead = null;
+        pendingLi = addLog(`${seatName(ev.seat)} threw ${diceText(ev.dice)}`);
       }
       break;
     case "covered": {
-      const first = logEl.firstElementChild;
-      addLog(`${seatName(ev.seat)} threw ${diceText(state.turn ? (state.turn.dice || []) : [])} and covered ${optText(ev.tiles)}`);
-      void first;
+      const text = `${seatName(ev.seat)} threw ${diceText(state.turn ? (state.turn.dice || []) : [])} and covered ${optText(ev.tiles)}`;
+      if (pendingLi) pendingLi.textContent = text; else addLog(text);
+      pendingLi = null;
       break;
     }
     case "turn_ended":
@@ -88,7 +94,7 @@ function render() {
     if (s.out) li.classList.add("out");
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = (s.name || "free seat") + (s.you ? " (you)" : "") + (s.bot ? " 🤖" : "");
+    name.textContent = (s.name || "free seat") + (s.you ? " (you)" : "") + (s.bot ? " (bot)" : "");
     const total = document.createElement("span");
     total.className = "total";
     total.textContent = s.name ? `${s.total}` : "";
@@ -120,10 +126,11 @@ function render() {
 
   const diceEl = $("dice");
   diceEl.textContent = "";
-  const shown = t && t.dice ? t.dice : (lastDead && t && lastDead.seat !== t.seat ? null : null);
-  (shown || []).forEach((d) => {
+  // After a dead throw the turn has already passed; keep its dice in view, dimmed.
+  const shown = t && t.dice ? t.dice : (lastDead ? lastDead.dice : []);
+  shown.forEach((d) => {
     const span = document.createElement("span");
-    span.className = "die";
+    span.className = t && t.dice ? "die" : "die dead";
     span.textContent = d;
     span.setAttribute("aria-label", `die showing ${d}`);
     diceEl.append(span);
@@ -154,6 +161,9 @@ function render() {
   }
 
   $("status").textContent = statusText();
+  $("notice").textContent = lastDead && state.status !== "waiting"
+    ? `${lastDead.seat === mySeat() ? "You" : seatName(lastDead.seat)} threw ${diceText(lastDead.dice)}: nothing reachable is open, so the turn passes.`
+    : "";
   $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !state.seats[mySeat()].out);
   renderDeadline();
   renderResult();
@@ -169,10 +179,7 @@ function statusText() {
   if (state.status === "finished") return "";
   if (!t) return "";
   if (myTurn()) {
-    if (t.dice === null) {
-      const dead = lastDead && lastDead.seat !== t.seat ? "" : "";
-      return `${dead}Your throw. Press Throw (or Space).`;
-    }
+    if (t.dice === null) return "Your throw. Press Throw (or Space).";
     if (state.variant === "classic") {
       return `You threw ${diceText(t.dice)} (total ${t.dice.reduce((a, b) => a + b, 0)}). Pick tiles adding up to it, or choose a set below.`;
     }

@@ -1,0 +1,79 @@
+"""A guest plays a whole match against the bot by clicking, in Chromium."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from browser_helpers import NEXT_ACTION
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def play_until_over(page: Page, max_steps: int = 3000) -> int:
+    """Click Throw, or the first tile on offer, until the result shows.
+
+    The page re-renders as events arrive, so each step waits for a button that is
+    enabled now, and a click that lost the race (the button changed) is retried.
+    """
+    for step in range(max_steps):
+        action = page.wait_for_function(NEXT_ACTION).json_value()
+        if action == "over":
+            return step
+        target = page.locator("#throw") if action == "throw" else page.locator(
+            ".tile.offered:not(:disabled)"
+        ).first
+        try:
+            target.click(timeout=2000)
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the match did not end")
+
+
+def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+    page.goto(live_server.url + "/")
+    page.click("#play-bot")
+    expect(page).to_have_url(__import__("re").compile(r"/matches/m_[0-9a-f]+$"))
+    expect(page.locator("#seats li")).to_have_count(2)
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    commitment = page.locator("#commitment").inner_text()
+    assert len(commitment) == 64
+    expect(page.locator("#server-seed")).to_contain_text("published when the match ends")
+
+    # A throw, then the options on offer are the only clickable tiles.
+    page.keyboard.press("Space")
+    expect(page.locator(".die")).not_to_have_count(0)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if page.locator(".tile.offered").count() > 0:
+        for tile in page.locator(".tile").all():
+            offered = "offered" in (tile.get_attribute("class") or "")
+            assert tile.is_enabled() == offered
+        page.screenshot(path=str(SCREENSHOTS / "match-desktop.png"), full_page=True)
+
+    play_until_over(page)
+    expect(page.locator("#result h2")).to_have_text(
+        __import__("re").compile(r"You win!|Bot wins|Match over|draw")
+    )
+    seed = page.locator("#server-seed").inner_text()
+    assert len(seed) == 64 and seed != commitment
+    assert page.locator("#log li").count() > 3
+
+
+def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    page.click("#play-bot")
+    page.click("#throw")
+    expect(page.locator(".die")).not_to_have_count(0)
+    # Nothing overflows sideways: the nine tiles fit the phone's width.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    box = page.locator(".tile[data-tile='9']").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "match-phone.png"), full_page=True)
+    context.close()

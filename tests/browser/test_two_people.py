@@ -1,0 +1,86 @@
+"""Two signed-up people play a match to the end in two browser contexts, each
+seeing the other's throws appear without reloading."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from browser_helpers import NEXT_ACTION
+
+
+def sign_up(page: Page, url: str, name: str) -> None:
+    page.goto(url + "/signup")
+    page.fill("input[name=email]", f"{name.lower()}@example.org")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("main button[type=submit]")
+    expect(page.locator("header .who")).to_contain_text(name)
+
+
+def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
+    url = live_server.url
+    tag = secrets.token_hex(2)
+    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    sign_up(ana, url, f"Ana{tag}")
+    sign_up(ben, url, f"Ben{tag}")
+
+    # Ana creates a Classic match (one round: a short game) for two people.
+    ana.goto(url + "/matches/new")
+    ana.check("input[name=variant][value=classic]")
+    ana.select_option("select[name=seats]", "2")
+    ana.select_option("select[name=bots]", "0")
+    ana.click("#create")
+    expect(ana).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
+    expect(ana.locator("#status")).to_contain_text("Waiting for 1 more player")
+    match_url = ana.url
+
+    # Ben finds it in the lobby and joins; Ana's page starts without reload.
+    ben.goto(url + "/lobby")
+    ben.locator(f"a[href='{match_url[len(url):]}']").click()
+    ben.click("#join")
+    expect(ben.locator("#seats li")).to_have_count(2)
+    expect(ana.locator("#status")).to_contain_text("Your throw")
+    expect(ben.locator("#status")).to_contain_text(f"Ana{tag} to throw")
+
+    # Ana's first throw shows up on Ben's page by itself.
+    ana.click("#throw")
+    expect(ben.locator("#log li").first).to_contain_text(f"Ana{tag} threw")
+
+    pages = {"ana": ana, "ben": ben}
+    finished = False
+    for _ in range(400):
+        for page in pages.values():
+            action = page.evaluate(NEXT_ACTION)
+            if action == "over":
+                finished = True
+                break
+            if action in ("throw", "cover"):
+                # Classic lists each set on offer as a button; a click covers it.
+                if action == "throw":
+                    target = page.locator("#throw")
+                elif page.locator(".option").count():
+                    target = page.locator(".option").first
+                else:
+                    target = page.locator(".tile.offered:not(:disabled)").first
+                try:
+                    target.click(timeout=2000)
+                except PlaywrightTimeout:
+                    pass
+        if finished:
+            break
+        ana.wait_for_timeout(50)
+    assert finished, "the match did not end"
+    # Both pages show the result and the published seed without a reload.
+    for page in (ana, ben):
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#server-seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    assert ana.locator("#server-seed").inner_text() == ben.locator("#server-seed").inner_text()
+    # Ben saw Ana's throws in his log without reloading.
+    assert ben.locator("#log li", has_text=f"Ana{tag} threw").count() >= 1
+    ana_ctx.close()
+    ben_ctx.close()
