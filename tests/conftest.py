@@ -79,7 +79,7 @@ async def make_client(app: Any) -> AsyncIterator[ClientFactory]:
 
     async def make() -> httpx.AsyncClient:
         c = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app, client=("10.0.0.%d" % (len(clients) + 1), 1234)),
+            transport=httpx.ASGITransport(app=app, client=(f"10.0.0.{len(clients) + 1}", 1234)),
             base_url="http://testserver",
         )
         clients.append(c)
@@ -123,9 +123,19 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         pg_url = env["DATABASE_URL"] = create_pg_database()
     log = open(var_dir / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jackpot.cli", "serve", "--port", str(port), "--log-level",
-         "warning"],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "jackpot.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):

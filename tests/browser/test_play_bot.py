@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from browser_helpers import NEXT_ACTION
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from browser_helpers import NEXT_ACTION
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -22,9 +21,11 @@ def play_until_over(page: Page, max_steps: int = 3000) -> int:
         action = page.wait_for_function(NEXT_ACTION).json_value()
         if action == "over":
             return step
-        target = page.locator("#throw") if action == "throw" else page.locator(
-            ".tile.offered:not(:disabled)"
-        ).first
+        target = (
+            page.locator("#throw")
+            if action == "throw"
+            else page.locator(".tile.offered:not(:disabled)").first
+        )
         try:
             target.click(timeout=2000)
         except PlaywrightTimeout:
@@ -62,8 +63,9 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
 
 
 def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.goto(live_server.url + "/")
     page.click("#play-bot")

@@ -3,13 +3,13 @@ seeing the other's throws appear without reloading."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 
+from browser_helpers import NEXT_ACTION
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from browser_helpers import NEXT_ACTION
 
 
 def sign_up(page: Page, url: str, name: str) -> None:
@@ -41,7 +41,7 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
 
     # Ben finds it in the lobby and joins; Ana's page starts without reload.
     ben.goto(url + "/lobby")
-    ben.locator(f"a[href='{match_url[len(url):]}']").click()
+    ben.locator(f"a[href='{match_url[len(url) :]}']").click()
     ben.click("#join")
     expect(ben.locator("#seats li")).to_have_count(2)
     expect(ana.locator("#status")).to_contain_text("Your throw")
@@ -67,10 +67,8 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
                     target = page.locator(".option").first
                 else:
                     target = page.locator(".tile.offered:not(:disabled)").first
-                try:
+                with contextlib.suppress(PlaywrightTimeout):
                     target.click(timeout=2000)
-                except PlaywrightTimeout:
-                    pass
         if finished:
             break
         ana.wait_for_timeout(50)
