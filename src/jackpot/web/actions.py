@@ -526,7 +526,7 @@ class _Tx:
             due_at = None
         elif self.became_due and turn.dice is None:
             due_at = self.now + timedelta(seconds=row["deadline_seconds"])
-        if due_at != row["due_at"] or self.became_due:
+        if not m.finished and (due_at != row["due_at"] or self.became_due):
             self.live.append(
                 {
                     "type": "deadline",

@@ -1,0 +1,125 @@
+"""Playing through the API: the bot, solo practice, two people; records verify."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from web_helpers import play_out, sign_up
+
+from jackpot import fair
+
+
+@pytest.mark.parametrize("variant", ["jackpot", "classic"])
+async def test_guest_plays_the_bot_and_the_record_verifies(
+    client: httpx.AsyncClient, variant: str
+) -> None:
+    r = await client.post("/api/matches", json={"variant": variant, "seats": 2, "bots": 1})
+    assert r.status_code == 201
+    state = r.json()
+    assert state["status"] == "playing"
+    assert state["seats"][0]["you"] and not state["seats"][1]["you"]
+    assert state["seats"][1]["bot"]
+    assert state["server_seed"] is None
+    assert "jackpot_session" in client.cookies
+    assert state["turn"]["due_at"] is not None
+    final = await play_out({0: client}, state)
+    assert final["result"] is not None
+    assert fair.commitment(final["server_seed"]) == final["commitment"]
+    record = (await client.get(f"/api/matches/{state['id']}/record")).json()
+    assert record["seats"][1]["bot"] in {"lowest", "highest", "best"}
+    verdict = fair.verify(fair.parse_record(record))
+    assert verdict.ok, verdict.problem
+
+
+async def test_solo_practice_ends_with_the_one_seat_winning(client: httpx.AsyncClient) -> None:
+    r = await client.post("/api/matches", json={"variant": "classic", "seats": 1, "bots": 0})
+    state = r.json()
+    final = await play_out({0: client}, state)
+    assert final["result"]["winners"] == [0]
+    assert final["result"]["places"] == [1]
+
+
+async def test_two_people_and_a_bot(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    r = await ana.post(
+        "/api/matches",
+        json={
+            "variant": "jackpot",
+            "seats": 3,
+            "bots": 1,
+            "deadline_seconds": 3600,
+            "client_seed": "ana-seed",
+        },
+    )
+    assert r.status_code == 201
+    state = r.json()
+    assert state["status"] == "waiting" and state["turn"] is None
+    lobby = (await ben.get("/api/matches")).json()["matches"]
+    assert [m["id"] for m in lobby] == [state["id"]]
+    r = await ben.post(f"/api/matches/{state['id']}/join", json={"client_seed": "ben_seed"})
+    assert r.status_code == 200
+    state = r.json()
+    assert state["status"] == "playing"
+    assert state["client_seed"] == "ana-seed.ben_seed"
+    assert [s["name"] for s in state["seats"]] == ["Ana", "Ben", "Bot"]
+    assert (await ben.get("/api/matches")).json()["matches"] == []
+    mine = (await ana.get("/api/my/matches")).json()["matches"]
+    assert mine[0]["your_turn"] is True and mine[0]["due_at"] is not None
+    final = await play_out({0: ana, 1: ben}, state)
+    record = (await ana.get(f"/api/matches/{state['id']}/record")).json()
+    assert fair.verify(fair.parse_record(record)).ok
+    assert sorted(final["result"]["places"])[0] == 1
+
+
+async def test_resigning_puts_the_seat_out_and_the_other_wins(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    mid = (await ana.post("/api/matches", json={"seats": 2, "bots": 0})).json()["id"]
+    await ben.post(f"/api/matches/{mid}/join", json={})
+    r = await ben.post(f"/api/matches/{mid}/resign")
+    assert r.status_code == 200
+    state = r.json()
+    assert state["status"] == "finished"
+    assert state["seats"][1]["out"] == "resigned"
+    assert state["result"]["winners"] == [0]
+    record = (await ana.get(f"/api/matches/{mid}/record")).json()
+    assert record["events"] == [{"type": "out", "seat": 1, "reason": "resigned"}]
+    assert fair.verify(fair.parse_record(record)).ok
+
+
+async def test_server_seed_is_in_no_response_before_the_end(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    log: list[str] = []
+    r = await ana.post("/api/matches", json={"variant": "jackpot", "seats": 3, "bots": 1})
+    log.append(r.text)
+    mid = r.json()["id"]
+    for c in (ana, ben):
+        for path in (f"/matches/{mid}", "/lobby", "/my", "/api/matches", "/api/my/matches"):
+            log.append((await c.get(path)).text)
+    r = await ben.post(f"/api/matches/{mid}/join", json={})
+    log.append(r.text)
+    state = r.json()
+    # Play until just before the end; the final move is made separately.
+    final = await play_out({0: ana, 1: ben}, state, log)
+    seed = final["server_seed"]
+    assert seed is not None and len(seed) == 64
+    ended_at = next(i for i, text in enumerate(log) if seed in text)
+    # The first response holding the seed is the one that finished the match.
+    assert '"status":"finished"' in log[ended_at]
+    assert all(seed not in text for text in log[:ended_at])
+    # Nor in any live event before the one that ends the match.
+    from sqlalchemy import text as sql
+
+    async with ana._transport.app.state.db.read() as conn:  # type: ignore[attr-defined]
+        rows = (
+            await conn.execute(
+                sql("SELECT data FROM match_events WHERE match_id = :m ORDER BY seq"), {"m": mid}
+            )
+        ).all()
+    assert seed in rows[-2].data or seed in rows[-1].data
+    assert all(seed not in row.data for row in rows if '"match_ended"' not in row.data)
