@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -43,8 +44,10 @@ async def _admin(url: str, sql: str) -> None:
 
 
 def _run(coro: object) -> None:
-    # Sync fixtures run outside any event loop; a fresh one per call is simplest.
-    asyncio.run(coro)  # type: ignore[arg-type]
+    # In a thread of its own: a sync fixture may be called while a loop runs in this
+    # thread (Playwright's sync API keeps one), where asyncio.run() is refused.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()  # type: ignore[arg-type]
 
 
 def create_pg_database(admin_url: str | None = None) -> str:
