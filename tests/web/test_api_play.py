@@ -95,7 +95,7 @@ async def test_server_seed_is_in_no_response_before_the_end(make_client) -> None
     await sign_up(ana, "Ana")
     await sign_up(ben, "Ben")
     log: list[str] = []
-    r = await ana.post("/api/matches", json={"variant": "jackpot", "seats": 3, "bots": 1})
+    r = await ana.post("/api/matches", json={"variant": "classic", "seats": 3, "bots": 1})
     log.append(r.text)
     mid = r.json()["id"]
     for c in (ana, ben):

@@ -64,27 +64,35 @@ class BodyLimit:
                     await _too_large(scope, receive, send)
                     return
         seen = 0
-        started = False
+        over = False
 
         async def limited_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, over
             msg = await receive()
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > MAX_BODY:
+                    over = True
                     raise BodyTooLarge
             return msg
 
-        async def tracking_send(msg: Message) -> None:
-            nonlocal started
-            if msg["type"] == "http.response.start":
-                started = True
+        replaced = False
+
+        async def checked_send(msg: Message) -> None:
+            # The framework may turn the failed read into its own 400; a body that
+            # was too big is answered 413 instead, whatever the app made of it.
+            nonlocal replaced
+            if over:
+                if not replaced:
+                    replaced = True
+                    await _too_large(scope, receive, send)
+                return
             await send(msg)
 
         try:
-            await self.app(scope, limited_receive, tracking_send)
+            await self.app(scope, limited_receive, checked_send)
         except BodyTooLarge:
-            if not started:
+            if not replaced:
                 await _too_large(scope, receive, send)
 
 
