@@ -37,18 +37,26 @@ def serve(args: argparse.Namespace) -> int:
             "within each worker",
             file=sys.stderr,
         )
-    uvicorn.run(
-        "jackpot.web.app:create_app" if args.workers > 1 else create_app(settings),
-        factory=args.workers > 1,
-        workers=args.workers if args.workers > 1 else None,
+    app = create_app(settings)
+
+    class Server(uvicorn.Server):
+        """Ends the open SSE streams as soon as a shutdown signal arrives: uvicorn
+        waits for open connections before running the app's own shutdown."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.state.bus.close_all()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        # Open SSE streams would otherwise hold a SIGTERM forever (DESIGN.md §6);
-        # the app also ends them itself on shutdown.
+        # A stream that somehow stays open must not hold a SIGTERM forever (DESIGN.md §6).
         timeout_graceful_shutdown=5,
         proxy_headers=True,
     )
+    Server(config).run()
     return 0
 
 
