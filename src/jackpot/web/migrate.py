@@ -21,4 +21,6 @@ def alembic_config() -> Config:
 def upgrade_connection(conn: Connection) -> None:
     cfg = alembic_config()
     cfg.attributes["connection"] = conn
-    command.upgrade(cfg, "head")
+    # "heads": features built in parallel add migrations on branches from the same
+    # parent; upgrading every head applies them all without a merge revision.
+    command.upgrade(cfg, "heads")
