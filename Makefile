@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/jackpot selfplay --seats 3 | $(BIN)/jackpot verify -
+	$(BIN)/jackpot serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
