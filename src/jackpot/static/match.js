@@ -8,6 +8,7 @@ const matchId = root.dataset.matchId;
 let state = JSON.parse(document.getElementById("initial-state").textContent);
 let selected = new Set(); // Classic: tiles picked towards a cover
 let busy = false;
+let awaitedSeq = 0; // the seq our last move's response reported; events catch up to it
 let lastDead = null; // {seat, dice, n} of the latest throw that reached nothing
 const logEl = document.getElementById("log");
 let pendingLi = null; // the log line of a throw whose cover is still to come
@@ -83,6 +84,9 @@ function logEvent(ev) {
 
 // -- rendering -----------------------------------------------------------------
 function render() {
+  // Exposed for tests and assistive tooling: is the page settled after our last move?
+  root.dataset.seq = String(state.seq);
+  root.dataset.settled = !busy && state.seq >= awaitedSeq ? "1" : "0";
   $("round").textContent = state.status === "waiting" ? "Waiting for players" : `Round ${state.round}`;
   const seatsEl = $("seats");
   seatsEl.textContent = "";
@@ -243,6 +247,7 @@ async function post(path, body) {
     if (!resp.ok) {
       $("message").textContent = data.error ? data.error.message : "That did not work.";
     } else if (data.seq > state.seq) {
+      awaitedSeq = data.seq;
       // The stream normally delivers these events first; if it lags, catch up.
       setTimeout(() => { if (state.seq < data.seq) resync(); }, 1500);
     }
@@ -310,7 +315,8 @@ async function resync() {
     fetch(`/api/matches/${matchId}`, { credentials: "same-origin" }).then((r) => r.json()),
     fetch(`/api/matches/${matchId}/record`, { credentials: "same-origin" }).then((r) => r.json()),
   ]);
-  if (st.seq >= state.seq) { state = st; logFromRecord(rec); render(); }
+  if (st.seq >= state.seq) { state = st; logFromRecord(rec); }
+  render();
 }
 
 async function start() {
