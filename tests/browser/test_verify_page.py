@@ -1,0 +1,48 @@
+"""The Verify page accepts a record downloaded from the match page and rejects a
+tampered one, checking in the browser itself."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from browser_helpers import NEXT_ACTION
+from playwright.sync_api import Page, expect
+
+
+def test_downloaded_record_verifies_and_tampering_is_caught(
+    page: Page, live_server, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    page.goto(live_server.url + "/")
+    page.click("text=Classic against the bot")
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    for _ in range(200):
+        action = page.wait_for_function(NEXT_ACTION).json_value()
+        if action == "over":
+            break
+        if action == "throw":
+            page.keyboard.press("Space")
+        elif page.locator(".option").count():
+            page.locator(".option").first.click()
+    expect(page.locator("#result")).to_be_visible()
+
+    with page.expect_download() as info:
+        page.click("#record-link")
+    path = tmp_path / "record.json"
+    info.value.save_as(path)
+    record = json.loads(path.read_text())
+    assert record["format"] == "jackpot-record/1" and record["server_seed"]
+
+    page.goto(live_server.url + "/verify")
+    page.set_input_files("#record-file", str(path))
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_contain_text("✓", timeout=30000)
+    expect(page.locator("#verify-checks li")).not_to_have_count(0)
+
+    first = record["events"][0]
+    first["dice"][0] = first["dice"][0] % 6 + 1  # a different first die
+    page.goto(live_server.url + "/verify")
+    page.fill("#record-text", json.dumps(record))
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_contain_text("✗", timeout=30000)
+    expect(page.locator("#verify-problem-text")).to_have_text(re.compile(r"\S"))
