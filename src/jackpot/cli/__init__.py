@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Sequence
 
 #: Modules that define ``register(subparsers)``; each sub-parser sets ``func``.
-COMMAND_MODULES = ("jackpot.cli.core", "jackpot.cli.web")
+COMMAND_MODULES = ("jackpot.cli.core", "jackpot.cli.web", "jackpot.cli.ratings")
 
 
 def build_parser() -> argparse.ArgumentParser:

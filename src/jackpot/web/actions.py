@@ -559,6 +559,12 @@ class _Tx:
         if res.rowcount != 1:
             raise conflict("the match changed meanwhile; reload and try again", "retry")
         await _store_events(conn, match_id, self.live)
+        if m.finished:
+            # Ratings and per-seat figures change in the same transaction as the end
+            # of the match, so they can never disagree with it.
+            from jackpot.web.ratings import match_finished
+
+            await match_finished(conn, match_id)
         return self.live
 
 
