@@ -268,6 +268,9 @@ async def change_account(body: AccountChange, request: Request) -> dict[str, Any
             values.update(name=name, name_key=name.lower())
         if body.leaderboard is not None:
             values["leaderboard"] = body.leaderboard
+            from jackpot.web.ratings import set_listed
+
+            await set_listed(conn, actor.user_id, body.leaderboard)
         if values:
             await conn.execute(
                 update(t.users).where(t.users.c.id == actor.user_id).values(**values)

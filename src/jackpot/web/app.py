@@ -225,6 +225,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from jackpot.web.api import router as api_router
 
     app.include_router(api_router)
+    from jackpot.web.players import router as players_router
+
+    # Before the pages: it serves /leaderboard, which pages.py only stubs.
+    app.include_router(players_router)
     app.include_router(pages_router)
     app.mount("/static", StaticFiles(directory=PACKAGE_DIR / "static"), name="static")
     app.add_middleware(BodyLimit)

@@ -405,6 +405,9 @@ async def account_change(request: Request) -> Response:
                 await conn.execute(
                     update(t.users).where(t.users.c.id == actor.user_id).values(leaderboard=on)
                 )
+                from jackpot.web.ratings import set_listed
+
+                await set_listed(conn, actor.user_id, on)
                 message = "You " + ("appear" if on else "do not appear") + " on the leaderboard."
     except ApiError as exc:
         request.scope["jackpot.actor"] = False

@@ -24,6 +24,7 @@ Choices made here, and why:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -34,9 +35,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web import models as t
 from jackpot.web import models_ratings as r
-from jackpot.web.review import review
+from jackpot.web.review import SeatReview, review
 from jackpot.web.views import load_record
 
+log = logging.getLogger("jackpot.web.ratings")
 MODEL = PlackettLuce()
 START_MU = MODEL.mu
 START_SIGMA = MODEL.sigma
@@ -95,14 +97,20 @@ async def match_finished(conn: AsyncConnection, match_id: str) -> None:
     people = [s for s in seat_rows if not s.is_bot]
     if not any(s.user_id is not None for s in people):
         return
-    rev = review(await load_record(conn, match_id))
+    try:
+        seat_reviews = review(await load_record(conn, match_id)).seats
+    except Exception:
+        # Never let the figures stop a match from ending: the result stands and the
+        # people are still rated; only this match's turn figures stay empty.
+        log.exception("could not review match %s for its figures", match_id)
+        seat_reviews = [SeatReview() for _ in seat_rows]
     places: list[int] = result["places"]
     winners: list[int] = result["winners"]
     stats = []
     for s in people:
         if s.user_id is None:
             continue
-        sr = rev.seats[s.seat]
+        sr = seat_reviews[s.seat]
         stats.append(
             {
                 "match_id": match_id,

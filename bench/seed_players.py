@@ -1,0 +1,149 @@
+"""Seed N rated players and time the leaderboard queries on them.
+
+    .venv/bin/python bench/seed_players.py --players 100000 [--database-url URL]
+
+Writes users and ``player_ratings`` rows straight into a fresh database (random
+but seeded skill, about 70% opted in, a spread of match counts so that some stay
+provisional), then times one leaderboard page at the top, the middle and the end,
+both as the query alone and as an HTTP request to the app. It reports the median
+of several runs; nothing here is asserted, it is a measurement to write down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+from sqlalchemy import insert
+
+from jackpot.web import models as t
+from jackpot.web import models_ratings as r
+from jackpot.web.db import Database
+from jackpot.web.players import leaderboard_page
+from jackpot.web.ratings import display_rating, is_provisional
+
+
+async def seed(db: Database, players: int, rng: random.Random) -> None:
+    now = datetime.now(UTC)
+    batch = 5000
+    for start in range(0, players, batch):
+        users, ratings = [], []
+        for i in range(start, min(players, start + batch)):
+            name = f"Player{i:06d}"
+            opted = rng.random() < 0.7
+            users.append(
+                {
+                    "id": i + 1,
+                    "email": f"p{i}@example.org",
+                    "name": name,
+                    "name_key": name.lower(),
+                    "password_hash": None,
+                    "is_guest": False,
+                    "leaderboard": opted,
+                    "created_at": now,
+                    "last_seen": now,
+                }
+            )
+            for variant in ("jackpot", "classic"):
+                matches = rng.randint(1, 200)
+                sigma = max(1.5, 8.333 * (0.93**matches))
+                mu = rng.gauss(25, 3)
+                turns = matches * rng.randint(3, 12)
+                provisional = is_provisional(sigma)
+                ratings.append(
+                    {
+                        "user_id": i + 1,
+                        "variant": variant,
+                        "mu": mu,
+                        "sigma": sigma,
+                        "rating": display_rating(mu, sigma),
+                        "provisional": provisional,
+                        "listed": opted and not provisional,
+                        "matches": matches,
+                        "wins": rng.randint(0, matches),
+                        "turns": turns,
+                        "jackpots": int(turns * rng.uniform(0.02, 0.09)),
+                        "score_sum": int(turns * rng.uniform(8, 25)),
+                        "last_match_at": now,
+                    }
+                )
+        async with db.write() as conn:
+            await conn.execute(insert(t.users), users)
+            await conn.execute(insert(r.player_ratings), ratings)
+
+
+async def timed(fn, runs: int = 15) -> float:  # type: ignore[no-untyped-def]
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        await fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=100_000)
+    ap.add_argument("--database-url", default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="jackpot-seed-"))
+    url = args.database_url or f"sqlite+aiosqlite:///{tmp / 'players.sqlite3'}"
+    db = Database(url)
+    await db.upgrade()
+    start = time.perf_counter()
+    await seed(db, args.players, random.Random(args.seed))
+    print(f"seeded {args.players} players in {time.perf_counter() - start:.1f} s ({url})")
+    async with db.read() as conn:
+        first = await leaderboard_page(conn, "jackpot", 1)
+    total, pages = first["total"], first["pages"]
+    print(f"jackpot leaderboard: {total} listed players, {pages} pages of 50")
+    for label, page in (("first", 1), ("middle", max(1, pages // 2)), ("last", pages)):
+
+        async def query(page: int = page) -> None:
+            async with db.read() as conn:
+                await leaderboard_page(conn, "jackpot", page)
+
+        print(f"  query, {label} page ({page}): median {await timed(query):.1f} ms")
+    await db.dispose()
+
+    from jackpot.web.app import create_app
+    from jackpot.web.settings import Settings
+
+    app = create_app(
+        Settings(
+            database_url=url,
+            secret_key="bench-secret-key-0123456789abcdef",
+            var_dir=tmp,
+            sweeper_in_process=False,
+            outbox_dir=tmp / "outbox",
+        )
+    )
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://bench"
+        ) as client,
+    ):
+        for label, path in (
+            ("API first page", "/api/leaderboard?variant=jackpot"),
+            ("API last page", f"/api/leaderboard?variant=jackpot&page={pages}"),
+            ("HTML first page", "/leaderboard?variant=jackpot"),
+        ):
+
+            async def get(path: str = path) -> None:
+                resp = await client.get(path)
+                assert resp.status_code == 200, resp.text
+
+            print(f"  {label}: median {await timed(get):.1f} ms")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,139 @@
+// Step through a finished match: board, dice, the choice, and what every option
+// was worth. All the numbers come from the server (exact solver values), so this
+// file only shows them; it needs no network after the page has loaded.
+
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const steps = data.steps;
+const names = data.names;
+const $ = (id) => document.getElementById(id);
+
+const tiles = [...document.querySelectorAll("#replay-tiles .tile")];
+const seatItems = [...document.querySelectorAll("#replay-seats li")];
+const oddsBody = document.querySelector("#odds tbody");
+
+function tilesText(list) {
+  return list.join(" + ");
+}
+
+function describe(step) {
+  const who = names[step.seat];
+  if (step.kind === "out") {
+    return `${who} ${step.reason === "resigned" ? "resigned" : "ran out of time"} and is out.`;
+  }
+  let text = `Round ${step.round}: ${who} threw ${step.dice.join(" and ")}`;
+  if (step.cover === null) text += " and left the match before covering";
+  else if (step.cover.length === 0) text += ": nothing left to cover";
+  else text += ` and covered ${tilesText(step.cover)}`;
+  if (step.turn_score !== null) {
+    text += step.shut ? ". Box shut!" : `. Turn over: ${step.turn_score} left open.`;
+  } else {
+    text += ".";
+  }
+  return text;
+}
+
+function same(a, b) {
+  return a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function show(i) {
+  const step = steps[i];
+  $("where").textContent = `Step ${i + 1} of ${steps.length}`;
+  $("step-text").textContent = describe(step);
+  $("first").disabled = $("prev").disabled = i === 0;
+  $("next").disabled = $("last").disabled = i === steps.length - 1;
+
+  const open = new Set(step.open_before);
+  const chosen = new Set(step.cover || []);
+  const best = new Set(step.best || []);
+  for (const el of tiles) {
+    const n = Number(el.dataset.tile);
+    el.classList.toggle("covered", !open.has(n));
+    el.classList.toggle("chosen", chosen.has(n));
+    el.classList.toggle("best-hint", best.has(n) && !chosen.has(n));
+  }
+  const dice = $("replay-dice");
+  dice.replaceChildren(
+    ...step.dice.map((d) => {
+      const el = document.createElement("div");
+      el.className = "die" + (step.cover && step.cover.length === 0 ? " dead" : "");
+      el.textContent = d;
+      el.setAttribute("aria-label", `die showing ${d}`);
+      return el;
+    }),
+  );
+  seatItems.forEach((li, s) => {
+    li.querySelector(".total").textContent = step.totals[s];
+    li.classList.toggle("current", s === step.seat);
+  });
+
+  oddsBody.replaceChildren();
+  const gave = $("gave-away");
+  gave.className = "gave-away";
+  if (step.kind !== "throw" || step.options.length === 0) {
+    $("odds").hidden = true;
+    $("no-choice").textContent =
+      step.kind === "out" ? "Nobody chose anything here." : "The dice offered nothing, so there was no choice.";
+    gave.textContent = "";
+    return;
+  }
+  $("odds").hidden = false;
+  $("no-choice").textContent =
+    step.options.length === 1 ? "Only one option was on offer: a forced cover." : "";
+  for (const o of step.options) {
+    const tr = document.createElement("tr");
+    const isChosen = same(o.tiles, step.cover);
+    const isBest = same(o.tiles, step.best);
+    tr.classList.toggle("chosen", isChosen);
+    tr.classList.toggle("best", isBest);
+    const cells = [
+      tilesText(o.tiles),
+      o.p_text,
+      o.e.toFixed(2),
+      [isChosen ? "chosen" : "", isBest ? "best" : ""].filter(Boolean).join(", "),
+    ];
+    cells.forEach((c, k) => {
+      const td = document.createElement("td");
+      td.textContent = c;
+      if (k === 1) td.title = `exactly ${o.p_exact}`;
+      if (k === 1 || k === 2) td.className = "num";
+      tr.append(td);
+    });
+    oddsBody.append(tr);
+  }
+  if (step.cover === null) {
+    gave.textContent = "No cover was chosen.";
+  } else if (step.given_away === 0) {
+    gave.textContent = "The best choice: it gave away nothing.";
+    gave.classList.add("zero");
+  } else {
+    gave.textContent = `Gave away ${step.given_away_text} of chance against the best, ${tilesText(step.best)}.`;
+    gave.classList.add("some");
+  }
+}
+
+let index = 0;
+function go(i) {
+  index = Math.max(0, Math.min(steps.length - 1, i));
+  show(index);
+  history.replaceState(null, "", `#step-${index + 1}`);
+}
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(index - 1));
+$("next").addEventListener("click", () => go(index + 1));
+$("last").addEventListener("click", () => go(steps.length - 1));
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const tag = (e.target.tagName || "").toLowerCase();
+  if (tag === "input" || tag === "select" || tag === "textarea") return;
+  const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1 };
+  if (e.key in moves) {
+    e.preventDefault();
+    go(moves[e.key]);
+  }
+});
+
+const fromHash = /^#step-(\d+)$/.exec(location.hash);
+if (steps.length) go(fromHash ? Number(fromHash[1]) - 1 : 0);
+else $("step-text").textContent = "This match had no throws.";
