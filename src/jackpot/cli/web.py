@@ -82,7 +82,12 @@ def sweep(args: argparse.Namespace) -> int:
                 print(f"applied {n} timeout{'s' if n != 1 else ''}")
             else:
                 await run_sweeper(
-                    db, bus, settings.sweep_interval, settings.guest_days, asyncio.Event()
+                    db,
+                    bus,
+                    settings.sweep_interval,
+                    settings.guest_days,
+                    asyncio.Event(),
+                    settings=settings,
                 )
         finally:
             await bus.aclose()

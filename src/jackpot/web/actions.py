@@ -534,6 +534,16 @@ class _Tx:
                     "due_at": iso(due_at),
                 }
             )
+        if due_at is not None and due_at != row["due_at"]:
+            # A new throw is due from a person: note the mail it may need, in this
+            # transaction (notify.py sends it later, from the sweeper).
+            from jackpot.web.notify import note_due
+
+            became_turn = turn is not None and (
+                row["turn_seat"] != turn.seat
+                or any(isinstance(ev, TurnStarted) for ev in self.engine_events)
+            )
+            await note_due(conn, row, self.seat_rows, m, due_at, became_turn, self.now)
         version = row["version"]
         for ev_d in self.live:
             version += 1

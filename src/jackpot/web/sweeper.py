@@ -21,6 +21,7 @@ from jackpot.web import models as t
 from jackpot.web.bus import EventBus
 from jackpot.web.db import Database
 from jackpot.web.errors import ApiError
+from jackpot.web.settings import Settings
 
 log = logging.getLogger("jackpot.sweeper")
 BATCH = 200
@@ -89,17 +90,35 @@ async def forget_old_guests(db: Database, days: int, now: datetime | None = None
 
 
 async def run_sweeper(
-    db: Database, bus: EventBus, interval: float, guest_days: int, stop: asyncio.Event
+    db: Database,
+    bus: EventBus,
+    interval: float,
+    guest_days: int,
+    stop: asyncio.Event,
+    settings: Settings | None = None,
 ) -> None:
+    """Sweep until ``stop``; with ``settings``, also run the mail worker (notify.py)
+    beside it, as its own task so a slow mail server never delays a timeout."""
+    mailer = None
+    if settings is not None:
+        from jackpot.web.notify import run_mailer
+
+        mailer = asyncio.create_task(run_mailer(db, settings, stop))
     last_cleanup = 0.0
     loop = asyncio.get_running_loop()
-    while not stop.is_set():
-        try:
-            await sweep_once(db, bus)
-            if loop.time() - last_cleanup > 600:
-                last_cleanup = loop.time()
-                await forget_old_guests(db, guest_days)
-        except Exception:  # keep sweeping: one bad pass must not stop the deadlines
-            log.exception("sweep failed")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=interval)
+    try:
+        while not stop.is_set():
+            try:
+                await sweep_once(db, bus)
+                if loop.time() - last_cleanup > 600:
+                    last_cleanup = loop.time()
+                    await forget_old_guests(db, guest_days)
+            except Exception:  # keep sweeping: one bad pass must not stop the deadlines
+                log.exception("sweep failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+    finally:
+        if mailer is not None:
+            mailer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await mailer

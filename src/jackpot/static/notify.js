@@ -1,0 +1,81 @@
+// On every page of the site, for a signed-in player: "(Your throw) " in the tab
+// title while a match between people waits for them, and a system notification
+// (Notifications API, only if they allow it) once per throw that becomes theirs.
+// It asks the server every 15 s, and at once when the tab comes back into view.
+const POLL_MS = 15000;
+const PREFIX = "(Your throw) ";
+const SEEN_KEY = "jackpot.notified";
+const here = document.getElementById("match");
+const hereId = here ? here.dataset.matchId : null;
+let waiting = [];
+
+function seen() {
+  try { return new Set(JSON.parse(localStorage.getItem(SEEN_KEY) || "[]")); } catch { return new Set(); }
+}
+function remember(keys) {
+  try { localStorage.setItem(SEEN_KEY, JSON.stringify([...keys].slice(-200))); } catch { /* private mode */ }
+}
+
+// The match page sets its own title for its own match; this only adds the prefix
+// when some match waits, and (elsewhere) takes it away when none does.
+function applyTitle() {
+  const has = document.title.startsWith(PREFIX);
+  if (waiting.length > 0 && !has) document.title = PREFIX + document.title;
+  else if (waiting.length === 0 && has && !hereId) document.title = document.title.slice(PREFIX.length);
+}
+const titleEl = document.querySelector("title");
+if (titleEl) new MutationObserver(applyTitle).observe(titleEl, { childList: true });
+
+function canNotify() { return "Notification" in window && Notification.permission === "granted"; }
+
+function announce(list) {
+  const known = seen();
+  for (const m of list) {
+    const key = `${m.id}@${m.due_at}`;
+    if (known.has(key)) continue;
+    known.add(key);
+    if (!canNotify()) continue;
+    if (m.id === hereId && document.visibilityState === "visible") continue;
+    const variant = m.variant === "classic" ? "Classic" : "Jackpot";
+    const n = new Notification("Your throw", {
+      body: `Your ${variant} match is waiting for you.`,
+      tag: key,
+    });
+    n.onclick = () => { window.focus(); window.location.href = `/matches/${m.id}`; };
+  }
+  remember(known);
+}
+
+export async function poll() {
+  try {
+    const resp = await fetch("/api/my/turns", { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!resp.ok) return;
+    waiting = (await resp.json()).matches || [];
+  } catch { return; }
+  applyTitle();
+  announce(waiting);
+}
+
+function offerButton() {
+  if (!("Notification" in window) || Notification.permission !== "default") return;
+  const who = document.querySelector("header .who");
+  if (!who) return;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "link";
+  b.id = "notify-me";
+  b.textContent = "Notify me of my throws";
+  b.title = "Show a notification when it becomes your throw, while a page of this site is open";
+  b.addEventListener("click", async () => {
+    const answer = await Notification.requestPermission();
+    if (answer !== "default") b.remove();
+    if (answer === "granted") poll();
+  });
+  who.prepend(b);
+}
+
+offerButton();
+poll();
+setInterval(poll, POLL_MS);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); });
+window.jackpotNotify = { poll };
