@@ -171,7 +171,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         task = None
         if settings.sweeper_in_process:
             task = asyncio.create_task(
-                run_sweeper(db, app.state.bus, settings.sweep_interval, settings.guest_days, stop)
+                run_sweeper(
+                    db,
+                    app.state.bus,
+                    settings.sweep_interval,
+                    settings.guest_days,
+                    stop,
+                    settings=settings,
+                )
             )
         try:
             yield
@@ -230,6 +237,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Before the pages: it serves /leaderboard, which pages.py only stubs.
     app.include_router(players_router)
     app.include_router(pages_router)
+    from jackpot.web.unsubscribe import router as notify_router
+
+    app.include_router(notify_router)
     app.mount("/static", StaticFiles(directory=PACKAGE_DIR / "static"), name="static")
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)

@@ -352,7 +352,10 @@ async def _account_ctx(request: Request, actor: Actor) -> dict[str, Any]:
                 select(t.users.c.email, t.users.c.leaderboard).where(t.users.c.id == actor.user_id)
             )
         ).one()
-    return {"email": row.email, "leaderboard": bool(row.leaderboard)}
+        from jackpot.web.notify import get_pref
+
+        turn_mail = await get_pref(conn, actor.user_id)
+    return {"email": row.email, "leaderboard": bool(row.leaderboard), "turn_mail": turn_mail}
 
 
 @router.get("/account")
