@@ -107,7 +107,11 @@ function show(i) {
     gave.textContent = "The best choice: it gave away nothing.";
     gave.classList.add("zero");
   } else {
-    gave.textContent = `Gave away ${step.given_away_text} of chance against the best, ${tilesText(step.best)}.`;
+    const kept = step.options.find((o) => same(o.tiles, step.cover));
+    const top = step.options.find((o) => same(o.tiles, step.best));
+    gave.textContent =
+      `Gave away ${step.given_away_text} of chance: this cover kept ${kept.p_text}, ` +
+      `the best (${tilesText(step.best)}) kept ${top.p_text}.`;
     gave.classList.add("some");
   }
 }

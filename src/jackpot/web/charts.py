@@ -43,8 +43,8 @@ def line_chart(
     label: str,
     x_name: str,
     y_name: str,
-    width: int = 640,
-    height: int = 260,
+    width: int = 520,
+    height: int = 240,
 ) -> Markup:
     """An SVG line chart of ``series``; ``label`` is what a screen reader announces."""
     pts = [(x, y) for s in series for x, y in s.points if y is not None]
@@ -83,14 +83,16 @@ def line_chart(
             f'<text class="tick" x="{left - 6}" y="{sy(y) + 4}" text-anchor="end">{y:g}</text>'
         )
         y += step
+    # x ticks on round multiples of a nice step (5, 10, 20...), plus the first x.
     xstep = max(1, int(_nice_step(x1 - x0, 6)))
-    x = int(x0) if x0 == int(x0) else int(x0) + 1
-    while x <= x1:
-        if x >= x0:
-            out.append(
-                f'<text class="tick" x="{sx(x)}" y="{top + h + 16}" text-anchor="middle">{x}</text>'
-            )
-        x += xstep
+    first = int(x0) if x0 == int(x0) else int(x0) + 1
+    xticks = [first] + [
+        k for k in range(-(-first // xstep) * xstep, int(x1) + 1, xstep) if k - first >= xstep / 2
+    ]
+    for x in xticks:
+        out.append(
+            f'<text class="tick" x="{sx(x)}" y="{top + h + 16}" text-anchor="middle">{x}</text>'
+        )
     out.append(
         f'<text class="axis" x="{left + w / 2}" y="{height - 4}" text-anchor="middle">'
         f"{escape(x_name)}</text>"

@@ -1,0 +1,126 @@
+"""The replay page in Chromium: step with the buttons and the arrow keys, see the
+board, the dice and the odds of every option, on a desktop and a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def finished_match(page: Page, url: str, variant: str = "classic") -> str:
+    """A guest practises alone through the API (sharing the page's cookies) until
+    the match is over; returns its id."""
+    resp = page.request.post(url + "/api/matches", data={"variant": variant, "seats": 1, "bots": 0})
+    assert resp.status == 201, resp.text()
+    state: dict[str, Any] = resp.json()
+    mid = state["id"]
+    for _ in range(3000):
+        if state["status"] == "finished":
+            return str(mid)
+        turn = state["turn"]
+        if turn["dice"] is None:
+            resp = page.request.post(f"{url}/api/matches/{mid}/throw", data={})
+        else:
+            # The first option: a varied choice, so some steps give chance away.
+            resp = page.request.post(
+                f"{url}/api/matches/{mid}/cover", data={"tiles": turn["options"][0]}
+            )
+        assert resp.status == 200, resp.text()
+        state = resp.json()
+    raise AssertionError("the match did not end")
+
+
+def replay_steps(page: Page) -> list[dict[str, Any]]:
+    data = json.loads(page.locator("#replay-data").text_content() or "{}")
+    return list(data["steps"])
+
+
+def test_step_through_a_replay_with_buttons_and_keys(page: Page, live_server: Any) -> None:
+    url = live_server.url
+    page.goto(url + "/")
+    mid = finished_match(page, url, "jackpot")
+    page.goto(f"{url}/matches/{mid}")
+    page.click("#replay-link")
+    expect(page).to_have_url(re.compile(rf"/matches/{mid}/replay"))
+    steps = replay_steps(page)
+    n = len(steps)
+    assert n >= 9  # a solo Jackpot match ends with a shut box: nine throws at least
+    where = page.locator("#where")
+    expect(where).to_have_text(f"Step 1 of {n}")
+    expect(page.locator("#prev")).to_be_disabled()
+    first = steps[0]
+    expect(page.locator("#step-text")).to_contain_text(
+        f"threw {first['dice'][0]} and {first['dice'][1]}"
+    )
+    expect(page.locator("#replay-dice .die")).to_have_count(2)
+
+    page.keyboard.press("ArrowRight")
+    expect(where).to_have_text(f"Step 2 of {n}")
+    page.click("#next")
+    expect(where).to_have_text(f"Step 3 of {n}")
+    page.click("#prev")
+    page.keyboard.press("ArrowLeft")
+    expect(where).to_have_text(f"Step 1 of {n}")
+    page.keyboard.press("End")
+    expect(where).to_have_text(f"Step {n} of {n}")
+    expect(page.locator("#next")).to_be_disabled()
+    expect(page.locator("#step-text")).to_contain_text("Box shut!")
+    page.keyboard.press("Home")
+    expect(where).to_have_text(f"Step 1 of {n}")
+
+    # A step with a real choice: every option listed with its chance, the best
+    # marked, and the chance given away stated.
+    k = next(i for i, s in enumerate(steps) if s["cover"] and len(s["options"]) > 1)
+    for _ in range(k):
+        page.keyboard.press("ArrowRight")
+    expect(where).to_have_text(f"Step {k + 1} of {n}")
+    step = steps[k]
+    rows = page.locator("#odds tbody tr")
+    expect(rows).to_have_count(len(step["options"]))
+    expect(page.locator("#odds tbody tr.chosen")).to_have_count(1)
+    expect(page.locator("#odds tbody tr.best")).to_have_count(1)
+    for i, o in enumerate(step["options"]):
+        expect(rows.nth(i)).to_contain_text(o["p_text"])
+    gave = page.locator("#gave-away")
+    if step["given_away"] == 0:
+        expect(gave).to_contain_text("gave away nothing")
+    else:
+        expect(gave).to_contain_text(f"Gave away {step['given_away_text']} of chance")
+    # The board: tiles covered before this throw are shown down, the choice marked.
+    covered = {t for t in range(1, 10) if t not in step["open_before"]}
+    for t in range(1, 10):
+        tile = page.locator(f"#replay-tiles .tile[data-tile='{t}']")
+        if t in covered:
+            expect(tile).to_have_class(re.compile(r"\bcovered\b"))
+        else:
+            expect(tile).not_to_have_class(re.compile(r"\bcovered\b"))
+    for t in step["cover"]:
+        expect(page.locator(f"#replay-tiles .tile[data-tile='{t}']")).to_have_class(
+            re.compile(r"\bchosen\b")
+        )
+    # The link to a step survives a reload.
+    page.reload()
+    expect(where).to_have_text(f"Step {k + 1} of {n}")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "replay-desktop.png"), full_page=True)
+
+
+def test_replay_fits_a_phone(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    ctx = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    mid = finished_match(page, url)
+    page.goto(f"{url}/matches/{mid}/replay")
+    expect(page.locator("#where")).to_contain_text("Step 1 of")
+    expect(page.locator("svg.chart")).to_be_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"), full_page=True)
+    ctx.close()
