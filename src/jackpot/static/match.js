@@ -169,6 +169,10 @@ function render() {
     ? `${lastDead.seat === mySeat() ? "You" : seatName(lastDead.seat)} threw ${diceText(lastDead.dice)}: nothing reachable is open, so the turn passes.`
     : "";
   $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !state.seats[mySeat()].out);
+  // Before the start, leaving frees the seat (the creator's calls the match off).
+  const waiting = state.status === "waiting";
+  $("resign").textContent = waiting ? (mySeat() === 0 ? "Call the match off" : "Leave this match") : "Resign";
+  $("resign-yes").textContent = waiting ? "Yes, leave" : "Yes, resign";
   renderDeadline();
   renderResult();
   document.title = (mine ? "(Your throw) " : "") + `${state.variant === "classic" ? "Classic" : "Jackpot"} match · peer2peergames`;
