@@ -116,6 +116,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         "JACKPOT_VAR_DIR": str(var_dir),
         "JACKPOT_MIN_DEADLINE_SECONDS": "2",
         "JACKPOT_SWEEP_INTERVAL": "0.2",
+        "JACKPOT_SSE_KEEPALIVE_SECONDS": "0.5",
     }
     env.pop("DATABASE_URL", None)
     pg_url = None

@@ -66,3 +66,21 @@ def test_moves_reach_an_open_stream_and_resume_works(live_server) -> None:  # ty
     assert [e["seq"] for e in rest] == list(range(got[0]["seq"] + 1, final["seq"] + 1))
     assert rest[-1]["type"] == "match_ended"
     assert rest[-1]["server_seed"] == final["server_seed"]
+
+
+def test_an_idle_stream_gets_keep_alive_comments(live_server) -> None:  # type: ignore[no-untyped-def]
+    """The test server sends them every half second (15 s in production)."""
+    ana = account(live_server.url, f"idle{secrets.token_hex(3)}")
+    mid = ana.post("/api/matches", json={"seats": 2, "bots": 0}).json()["id"]
+    with (
+        httpx.Client(base_url=live_server.url, timeout=30) as c,
+        c.stream("GET", f"/api/matches/{mid}/events") as r,
+    ):
+        assert r.headers["cache-control"] == "no-cache"
+        comments = 0
+        for line in r.iter_lines():
+            if line.startswith(":"):
+                comments += 1
+                if comments == 2:
+                    break
+    assert comments == 2

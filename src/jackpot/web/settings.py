@@ -119,6 +119,8 @@ class Settings:
     guest_days: int = 7
     secure_cookies: bool = False
     redis_url: str | None = None
+    #: Seconds between keep-alive comments on an idle SSE stream.
+    sse_keepalive: float = 15.0
 
     @property
     def is_sqlite(self) -> bool:
@@ -154,4 +156,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         guest_days=_int(env, "JACKPOT_GUEST_DAYS", 7, 1, 365),
         secure_cookies=_bool(env, "JACKPOT_SECURE_COOKIES", False),
         redis_url=env.get("JACKPOT_REDIS_URL") or None,
+        sse_keepalive=_float(env, "JACKPOT_SSE_KEEPALIVE_SECONDS", 15.0, 0.1, 300.0),
     )

@@ -4,13 +4,15 @@ The stream subscribes to the bus first, then replays from the database whatever
 came after the client's last id, then forwards live events; a gap in the live
 sequence (a dropped subscriber) is filled from the database, so a client never
 misses or repeats an event. A comment line every 15 s keeps proxies from closing
-an idle stream. A finished match's stream ends after its last event; a client that
-already has everything gets 204, which tells EventSource to stop reconnecting.
+an idle stream (JACKPOT_SSE_KEEPALIVE_SECONDS). A finished match's stream ends
+after its last event; a client that already has everything gets 204, which tells
+EventSource to stop reconnecting.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,9 +23,8 @@ from sqlalchemy import select
 from jackpot.web import models as t
 from jackpot.web.actions import _match_row
 from jackpot.web.bus import CLOSED
-from jackpot.web.deps import bus_of, db_of
+from jackpot.web.deps import bus_of, db_of, settings_of
 
-KEEPALIVE_SECONDS = 15.0
 FINAL = {"match_ended", "cancelled"}
 
 
@@ -51,14 +52,13 @@ def _frame(seq: int, data: str) -> str:
 
 
 async def event_stream(request: Request, match_id: str) -> Response:
-    import json
-
     last = _last_id(request)
     async with db_of(request).read() as conn:
         row = await _match_row(conn, match_id)
     finished = row["status"] == "finished"
     if finished and row["version"] <= last:
         return Response(status_code=204)
+    keepalive = settings_of(request).sse_keepalive
     sub = bus_of(request).subscribe(match_id)
     backlog = await _since(request, match_id, last)
 
@@ -73,9 +73,7 @@ async def event_stream(request: Request, match_id: str) -> Response:
                     return
             while True:
                 try:
-                    ev: dict[str, Any] = await asyncio.wait_for(
-                        sub.queue.get(), timeout=KEEPALIVE_SECONDS
-                    )
+                    ev: dict[str, Any] = await asyncio.wait_for(sub.queue.get(), timeout=keepalive)
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
