@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +125,87 @@ def test_replay_fits_a_phone(browser: Browser, live_server: Any) -> None:
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"), full_page=True)
     ctx.close()
+
+
+def api_sign_up(page: Page, url: str, name: str) -> None:
+    resp = page.request.post(
+        url + "/api/account",
+        data={"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name},
+    )
+    assert resp.status == 201, resp.text()
+
+
+def people_match(pages: list[Page], url: str) -> str:
+    """The people behind ``pages`` play one Classic match through the API."""
+    resp = pages[0].request.post(
+        url + "/api/matches", data={"variant": "classic", "seats": len(pages), "bots": 0}
+    )
+    assert resp.status == 201, resp.text()
+    mid = resp.json()["id"]
+    for p in pages[1:]:
+        resp = p.request.post(f"{url}/api/matches/{mid}/join", data={})
+        assert resp.status == 200, resp.text()
+    state = resp.json()
+    while state["status"] != "finished":
+        turn = state["turn"]
+        req = pages[turn["seat"]].request
+        if turn["dice"] is None:
+            resp = req.post(f"{url}/api/matches/{mid}/throw", data={})
+        else:
+            resp = req.post(f"{url}/api/matches/{mid}/cover", data={"tiles": turn["options"][-1]})
+        assert resp.status == 200, resp.text()
+        state = resp.json()
+    return str(mid)
+
+
+def test_profile_history_and_leaderboard_as_a_player(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    tag = secrets.token_hex(2)
+    ana_name, ben_name = f"Ana{tag}", f"Ben{tag}"
+    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    api_sign_up(ana, url, ana_name)
+    api_sign_up(ben, url, ben_name)
+    mids = [people_match([ana, ben], url) for _ in range(2)]
+
+    # Before opting in, Ana's profile is hers alone.
+    ben.goto(f"{url}/players/{ana_name}")
+    expect(ben.locator("h1")).not_to_have_text(ana_name)
+    ana.goto(url + "/account")
+    ana.check("input[name=leaderboard]")
+    ana.locator("form:has(input[name=leaderboard]) button[type=submit]").click()
+    expect(ana.locator(".notice")).to_contain_text("appear on the leaderboard")
+    ana.click("text=Your profile and match history")
+    expect(ana.locator("h1")).to_have_text(ana_name)
+    card = ana.locator("#variant-classic")
+    # Two rated matches: the rating is shown, marked provisional, with its chart.
+    expect(card.locator(".rating-value")).to_contain_text("?")
+    expect(card.locator("svg.chart")).to_be_visible()
+    expect(card.locator("dl.figures")).to_contain_text("Best play")
+    card.locator("summary", has_text="The ratings as a table").click()
+    expect(card.locator("details table tbody tr")).to_have_count(2)
+    expect(ana.locator(".history-table tbody tr")).to_have_count(2)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    ana.screenshot(path=str(SCREENSHOTS / "profile-desktop.png"), full_page=True)
+
+    # Ben now sees it too; the history filters; a replay is one click away.
+    ben.goto(f"{url}/players/{ana_name}")
+    expect(ben.locator("h1")).to_have_text(ana_name)
+    ben.click("text=Every finished match")
+    ben.select_option("select[name=variant]", "classic")
+    ben.click(".filters button")
+    expect(ben).to_have_url(re.compile(r"variant=classic"))
+    expect(ben.locator(".history-table tbody tr")).to_have_count(2)
+    ben.select_option("select[name=variant]", "jackpot")
+    ben.click(".filters button")
+    expect(ben.locator(".empty")).to_contain_text("No finished matches")
+    ben.goto(f"{url}/players/{ana_name}/history")
+    ben.locator(".history-table a", has_text="Replay").first.click()
+    expect(ben).to_have_url(re.compile(rf"/matches/({mids[0]}|{mids[1]})/replay"))
+    expect(ben.locator("#where")).to_contain_text("Step 1 of")
+
+    # Provisional ratings stay off the leaderboard, opted in or not.
+    ana.goto(url + "/leaderboard?variant=classic")
+    expect(ana.locator("main")).not_to_contain_text(ana_name)
+    ana_ctx.close()
+    ben_ctx.close()

@@ -48,7 +48,7 @@ def line_chart(
 ) -> Markup:
     """An SVG line chart of ``series``; ``label`` is what a screen reader announces."""
     pts = [(x, y) for s in series for x, y in s.points if y is not None]
-    left, right, top, bottom = 52, 12, 12, 40
+    left, right, top, bottom = 72, 12, 12, 40
     w, h = width - left - right, height - top - bottom
     out = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
