@@ -227,3 +227,32 @@ async def test_page_forms_sign_up_and_log_in(make_client) -> None:  # type: igno
         data={"csrf_token": token, "email": "ben@example.org", "password": PASSWORD, "next": "/my"},
     )
     assert r.status_code == 303 and r.headers["location"] == "/my"
+
+
+async def test_account_errors(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    r = await ben.patch("/api/account", json={"name": "ana"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    r = await ben.patch("/api/account", json={"name": "x"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name"
+    r = await ben.patch("/api/account", json={"name": "Bot Master"})
+    assert r.status_code == 422
+    r = await ben.patch("/api/account", json={"password": "short", "current_password": PASSWORD})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "weak_password"
+    r = await ben.post(
+        "/api/account", json={"email": "not-an-email", "password": PASSWORD, "name": "Carl"}
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_email"
+    r = await ben.post(
+        "/api/password-reset/confirm", json={"token": "forged", "password": PASSWORD}
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_reset_token"
+    r = await ben.post("/api/password-reset/confirm", json={"token": "forged", "password": "x"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "weak_password"
+    nobody = await make_client()
+    assert (await nobody.patch("/api/account", json={"name": "Zed"})).status_code == 401
+    assert (await nobody.post("/api/tokens", json={})).status_code == 401
+    assert (await nobody.get("/api/my/matches")).status_code == 401
+    assert (await nobody.delete("/api/session")).status_code == 200
