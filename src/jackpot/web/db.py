@@ -21,6 +21,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from jackpot.web import sqlite_inline
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 #: PostgreSQL advisory lock key held while migrating (any constant unique to this app).
 MIGRATION_LOCK = 0x6A61636B706F74
@@ -62,8 +64,13 @@ class Database:
             path = _sqlite_path(url)
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
-            self.writer = create_async_engine(url, pool_size=1, max_overflow=0)
-            self.reader = create_async_engine(url, pool_size=4, max_overflow=4)
+            # A file database is called inline, without aiosqlite's thread hop per
+            # call (sqlite_inline.py says why); an in-memory one keeps aiosqlite.
+            extra: dict[str, Any] = {}
+            if path is not None:
+                extra["async_creator"] = sqlite_inline.creator(str(path))
+            self.writer = create_async_engine(url, pool_size=1, max_overflow=0, **extra)
+            self.reader = create_async_engine(url, pool_size=4, max_overflow=4, **extra)
             _setup_sqlite(self.writer, writer=True)
             _setup_sqlite(self.reader, writer=False)
         else:
