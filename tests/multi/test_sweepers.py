@@ -119,7 +119,7 @@ def test_sweepers_apply_each_timeout_once(db_url: str, tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            assert all(p.poll() is None for p in procs), [p.read_text() for p in logs]
+            assert all(p.poll() is None for p in procs), [lp.read_text() for lp in logs]
             if asyncio.run(_still_due(url)) == 0:
                 break
             time.sleep(0.3)

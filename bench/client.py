@@ -1,0 +1,137 @@
+"""A small HTTP/1.1 keep-alive client and SSE reader on bare asyncio streams.
+
+Why not httpx: on this 2-core machine the load generator shares the CPU with the
+server, and httpx spends several times more CPU per request than this client (its
+connection pool, header models and async machinery), which would make the
+benchmark measure the client. This client does only what the benchmark needs: one
+request at a time per connection, ``Content-Length`` bodies for requests and
+responses, and chunked bodies for the SSE stream. Loopback only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+class HTTPError(Exception):
+    pass
+
+
+class Connection:
+    """One keep-alive connection; requests on it are sent one after the other."""
+
+    def __init__(self, host: str, port: int, headers: dict[str, str] | None = None) -> None:
+        self.host = host
+        self.port = port
+        extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        self._head_tail = f"Host: {host}:{port}\r\n{extra}".encode()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def _connect(self) -> None:
+        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+
+    async def request(
+        self, method: str, path: str, body: Any = None
+    ) -> tuple[int, bytes]:
+        if self._writer is None:
+            await self._connect()
+        assert self._reader is not None and self._writer is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\n".encode() + self._head_tail
+        if body is not None:
+            head += b"Content-Type: application/json\r\n"
+        head += b"Content-Length: %d\r\n\r\n" % len(payload)
+        self._writer.write(head + payload)
+        try:
+            raw = await self._reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError) as exc:
+            await self.close()
+            raise HTTPError(f"connection lost: {exc}") from None
+        status = int(raw[9:12])
+        lower = raw.lower()
+        i = lower.find(b"content-length:")
+        if i < 0:
+            raise HTTPError("response without Content-Length")
+        n = int(lower[i + 15 : lower.index(b"\r\n", i)])
+        data = await self._reader.readexactly(n)
+        if b"connection: close" in lower:
+            await self.close()
+        return status, data
+
+    async def json(self, method: str, path: str, body: Any = None, expect: int = 200) -> Any:
+        status, data = await self.request(method, path, body)
+        if status != expect:
+            raise HTTPError(f"{method} {path}: {status} {data[:300]!r}")
+        return json.loads(data)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+            self._reader = None
+
+
+class SSEWatcher:
+    """Follows one match's event stream; calls ``on_event(seq, when)`` for each id."""
+
+    def __init__(
+        self, host: str, port: int, match_id: str, on_event: Callable[[int, float], None]
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.match_id = match_id
+        self.on_event = on_event
+        self.connected = asyncio.Event()
+        self.open = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _run(self) -> None:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            writer.write(
+                f"GET /api/matches/{self.match_id}/events HTTP/1.1\r\n"
+                f"Host: {self.host}:{self.port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
+            head = await reader.readuntil(b"\r\n\r\n")
+            if int(head[9:12]) != 200:
+                raise HTTPError(f"SSE {self.match_id}: {head[:12]!r}")
+            self.open = True
+            self.connected.set()
+            chunked = b"transfer-encoding: chunked" in head.lower()
+            buf = b""
+            while True:
+                if chunked:
+                    size = int((await reader.readline()).strip(), 16)
+                    if size == 0:
+                        return
+                    data = await reader.readexactly(size + 2)
+                    buf += data[:-2]
+                else:
+                    data = await reader.read(65536)
+                    if not data:
+                        return
+                    buf += data
+                now = time.perf_counter()
+                while b"\n\n" in buf:
+                    frame, buf = buf.split(b"\n\n", 1)
+                    for line in frame.split(b"\n"):
+                        if line.startswith(b"id: "):
+                            self.on_event(int(line[4:]), now)
+        finally:
+            self.open = False
+            writer.close()

@@ -1,0 +1,546 @@
+"""The load benchmark: signed-up players play real 2-seat matches over HTTP while
+each seat follows its match over SSE; then the same client hammers GET /api/health.
+
+What it measures (see docs/benchmarks.md for results):
+- actions/s: throws and covers acknowledged (200) per second in the measured window;
+- action latency p50/p95/p99: request sent → response read;
+- SSE delivery p50/p99: action acknowledged → its last event read by the *other*
+  seat's stream (0 when the event came first: the server publishes before it
+  renders the response);
+- open SSE connections and the server's resident memory (all its processes);
+- health req/s: the same client and connection count on the bare health endpoint,
+  so actions/health compares across machines.
+
+The players behave like the page does: a seat acts on its own response while it
+keeps the turn (throw, then cover), and the other seat acts only once its stream
+has shown it the turn. Everything is bounded in time and count, loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import resource
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from bench.client import Connection, HTTPError, SSEWatcher
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+
+
+# -- the server under test -------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _pg_admin(url: str, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql://", "postgres://", 1), timeout=10)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+class Server:
+    """``jackpot serve`` on a fresh database (SQLite file or new PostgreSQL database)."""
+
+    def __init__(self, db: str, workers: int, redis: bool, pg_admin: str) -> None:
+        self.db = db
+        self.workers = workers
+        self.redis = redis
+        self.pg_admin = pg_admin
+        self.port = _free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="jackpot-bench-"))
+        self.pg_name: str | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        env = {**os.environ, "JACKPOT_VAR_DIR": str(self.dir),
+               "JACKPOT_SECRET_KEY": secrets.token_hex(16)}
+        env.pop("JACKPOT_REDIS_URL", None)
+        env.pop("DATABASE_URL", None)
+        if self.db == "postgresql":
+            self.pg_name = "jackpot_bench_" + secrets.token_hex(4)
+            await _pg_admin(self.pg_admin, f'CREATE DATABASE "{self.pg_name}"')
+            parts = urlsplit(self.pg_admin)
+            env["DATABASE_URL"] = f"{parts.scheme}://{parts.netloc}/{self.pg_name}"
+        if self.redis:
+            env["JACKPOT_REDIS_URL"] = os.environ.get("JACKPOT_REDIS_URL") or DEFAULT_REDIS
+        cmd = [sys.executable, "-m", "jackpot.cli", "serve", "--port", str(self.port),
+               "--log-level", "warning", "--workers", str(self.workers)]
+        with open(self.dir / "server.log", "wb") as log:
+            self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise RuntimeError((self.dir / "server.log").read_text())
+            with contextlib.suppress(OSError, HTTPError):
+                c = Connection("127.0.0.1", self.port)
+                status, _ = await c.request("GET", "/api/health")
+                await c.close()
+                if status == 200 and len(self.pids()) >= self.workers:
+                    await asyncio.sleep(0.5 if self.workers > 1 else 0)
+                    return
+            await asyncio.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def pids(self) -> list[int]:
+        """The server's processes: the one started, and its workers if any."""
+        if self.proc is None:
+            return []
+        return [self.proc.pid, *_children(self.proc.pid)]
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.to_thread(self.proc.wait, 20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        if self.pg_name is not None:
+            await _pg_admin(self.pg_admin, f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+# -- players -----------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    actions: int = 0
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)
+    sse: list[float] = field(default_factory=list)
+    sse_early: int = 0
+    sse_missing: int = 0
+    finished_matches: int = 0
+
+
+async def sign_up_all(host: str, port: int, n: int, parallel: int = 8) -> list[str]:
+    """``n`` accounts through the API (argon2 makes this the slow part), with a
+    bearer token each."""
+    import httpx
+
+    tokens: list[str] = []
+    sem = asyncio.Semaphore(parallel)
+    tag = secrets.token_hex(3)
+
+    async def one(i: int) -> None:
+        async with sem, httpx.AsyncClient(base_url=f"http://{host}:{port}", timeout=60) as c:
+            r = await c.post("/api/account", json={
+                "email": f"p{i}-{tag}@bench.example", "password": "bench password",
+                "name": f"P{i}x{tag}"})
+            r.raise_for_status()
+            r = await c.post("/api/tokens", json={"label": "bench"})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+
+    await asyncio.gather(*(one(i) for i in range(n)))
+    return tokens
+
+
+def next_move(state: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None:
+    turn = state["turn"]
+    if state["status"] != "playing" or turn is None:
+        return None
+    if turn["dice"] is None:
+        return turn["seat"], "throw", {"dice": 2}
+    return turn["seat"], "cover", {"tiles": turn["options"][0]}
+
+
+class Table:
+    """Two seated players at one match: two API connections, two SSE streams."""
+
+    def __init__(self, host: str, port: int, tokens: list[str], stats: Stats) -> None:
+        self.host = host
+        self.port = port
+        self.tokens = tokens
+        self.stats = stats
+        self.api = [Connection(host, port, {"Authorization": f"Bearer {t}"}) for t in tokens]
+        self.watchers: list[SSEWatcher] = []
+        self.seen = [0, 0]
+        self.acked: list[dict[int, float]] = [{}, {}]
+        self.arrived = [asyncio.Event(), asyncio.Event()]
+
+    async def new_match(self) -> dict[str, Any]:
+        for w in self.watchers:
+            await w.stop()
+        state = await self.api[0].json("POST", "/api/matches", {
+            "seats": 2, "bots": 0, "deadline_seconds": 3600}, expect=201)
+        state = await self.api[1].json("POST", f"/api/matches/{state['id']}/join", {})
+        self.seen = [0, 0]
+        self.acked = [{}, {}]
+        self.watchers = [
+            SSEWatcher(self.host, self.port, state["id"], self._on_event(seat))
+            for seat in (0, 1)
+        ]
+        for w in self.watchers:
+            w.start()
+        await asyncio.wait_for(
+            asyncio.gather(*(w.connected.wait() for w in self.watchers)), timeout=30
+        )
+        return dict(state)
+
+    def _on_event(self, seat: int) -> Any:
+        def on_event(seq: int, when: float) -> None:
+            self.seen[seat] = max(self.seen[seat], seq)
+            acked_at = self.acked[seat].pop(seq, None)
+            if acked_at is not None and self.stats.measuring:
+                self.stats.sse.append(when - acked_at)
+            self.arrived[seat].set()
+
+        return on_event
+
+    async def _wait_seen(self, seat: int, seq: int) -> bool:
+        async def until() -> None:
+            while self.seen[seat] < seq:
+                self.arrived[seat].clear()
+                await self.arrived[seat].wait()
+
+        try:
+            await asyncio.wait_for(until(), timeout=10)
+            return True
+        except TimeoutError:
+            return False
+
+    async def play(self, stop: asyncio.Event) -> None:
+        state = await self.new_match()
+        match_id = state["id"]
+        while not stop.is_set():
+            move = next_move(state)
+            if move is None:
+                self.stats.finished_matches += 1
+                state = await self.new_match()
+                match_id = state["id"]
+                continue
+            seat, action, body = move
+            t0 = time.perf_counter()
+            status, data = await self.api[seat].request(
+                "POST", f"/api/matches/{match_id}/{action}", body)
+            t1 = time.perf_counter()
+            if status != 200:
+                self.stats.refused += 1
+                state = await self.api[seat].json("GET", f"/api/matches/{match_id}")
+                continue
+            state = json.loads(data)
+            seq = state["seq"]
+            other = 1 - seat
+            if self.stats.measuring:
+                self.stats.actions += 1
+                self.stats.latencies.append(t1 - t0)
+                if self.seen[other] >= seq:
+                    self.stats.sse.append(0.0)
+                    self.stats.sse_early += 1
+                else:
+                    self.acked[other][seq] = t1
+            nxt = next_move(state)
+            if nxt is not None and nxt[0] == other and not await self._wait_seen(other, seq):
+                self.stats.sse_missing += 1  # the other seat never saw its turn
+
+    async def close(self) -> None:
+        for w in self.watchers:
+            await w.stop()
+        for c in self.api:
+            await c.close()
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(p / 100 * len(s)))]
+
+
+async def health_rate(host: str, port: int, connections: int, seconds: float) -> float:
+    stop = asyncio.Event()
+    count = 0
+
+    async def loop() -> None:
+        nonlocal count
+        c = Connection(host, port)
+        try:
+            while not stop.is_set():
+                status, _ = await c.request("GET", "/api/health")
+                if status == 200:
+                    count += 1
+        finally:
+            await c.close()
+
+    tasks = [asyncio.create_task(loop()) for _ in range(connections)]
+    await asyncio.sleep(1)  # warm-up
+    start_count, t0 = count, time.perf_counter()
+    await asyncio.sleep(seconds)
+    rate = (count - start_count) / (time.perf_counter() - t0)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return rate
+
+
+async def play_benchmark(args: argparse.Namespace, host: str, port: int,
+                         pids: list[int]) -> dict[str, Any]:
+    stats = Stats()
+    t_setup = time.perf_counter()
+    tokens = await sign_up_all(host, port, min(2 * args.matches, args.accounts))
+    # Each account sits at several tables (as a person with several matches open).
+    tables = [
+        Table(host, port, [tokens[(2 * i) % len(tokens)], tokens[(2 * i + 1) % len(tokens)]],
+              stats)
+        for i in range(args.matches)
+    ]
+    setup_s = time.perf_counter() - t_setup
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(t.play(stop)) for t in tables]
+    await asyncio.sleep(args.warmup)
+    stats.measuring = True
+    cpu0, cpu_client0 = cpu_seconds(pids), _self_cpu()
+    t0 = time.perf_counter()
+    await asyncio.sleep(args.duration)
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    cpu1, cpu_client1 = cpu_seconds(pids), _self_cpu()
+    sse_open = sum(w.open for t in tables for w in t.watchers)
+    rss = rss_mb(pids)
+    stop.set()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    errors = [repr(e) for e in done if isinstance(e, BaseException)]
+    for t in tables:
+        await t.close()
+    health = await health_rate(host, port, args.matches, args.health_seconds)
+    actions_s = stats.actions / elapsed
+    return {
+        "matches": args.matches,
+        "duration_s": round(elapsed, 2),
+        "actions": stats.actions,
+        "actions_per_s": round(actions_s, 1),
+        "action_ms": {p: round(1000 * pct(stats.latencies, q), 2)
+                      for p, q in (("p50", 50), ("p95", 95), ("p99", 99))},
+        "sse_ms": {p: round(1000 * pct(stats.sse, q), 2) for p, q in (("p50", 50), ("p99", 99))},
+        "sse_samples": len(stats.sse),
+        "sse_before_response": stats.sse_early,
+        "sse_missing": stats.sse_missing,
+        "refused": stats.refused,
+        "finished_matches": stats.finished_matches,
+        "sse_open": sse_open,
+        "server_rss_mb": round(rss, 1),
+        "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, stats.actions), 3),
+        "client_cpu_ms_per_action": round(
+            1000 * (cpu_client1 - cpu_client0) / max(1, stats.actions), 3),
+        "health_per_s": round(health, 1),
+        "actions_over_health": round(actions_s / health, 3) if health else None,
+        "setup_s": round(setup_s, 1),
+        "errors": errors[:5],
+    }
+
+
+def _self_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+async def idle_sse_benchmark(args: argparse.Namespace, host: str, port: int,
+                             pids: list[int]) -> dict[str, Any]:
+    """``--idle-sse N``: hold N idle streams on one process; its memory before/after."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=f"http://{host}:{port}", timeout=30) as c:
+        ids = []
+        for _ in range(10):  # solo practice matches: a guest may open them, no sign-up
+            r = await c.post("/api/matches", json={"seats": 1, "bots": 0})
+            r.raise_for_status()
+            ids.append(r.json()["id"])
+    await asyncio.sleep(1)
+    before = rss_mb(pids)
+    watchers = [SSEWatcher(host, port, ids[i % len(ids)], lambda s, w: None)
+                for i in range(args.idle_sse)]
+    t0 = time.perf_counter()
+    for i, w in enumerate(watchers):
+        w.start()
+        if i % 200 == 199:
+            await asyncio.sleep(0.05)  # don't overflow the listen backlog
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(
+            asyncio.gather(*(w.connected.wait() for w in watchers)), timeout=120
+        )
+    connect_s = time.perf_counter() - t0
+    await asyncio.sleep(2)
+    held = sum(w.open for w in watchers)
+    after = rss_mb(pids)
+    for w in watchers:
+        await w.stop()
+    return {
+        "idle_sse_requested": args.idle_sse,
+        "idle_sse_open": held,
+        "server_rss_before_mb": round(before, 1),
+        "server_rss_mb": round(after, 1),
+        "kb_per_stream": round(1024 * (after - before) / max(1, held), 1),
+        "connect_s": round(connect_s, 1),
+    }
+
+
+# -- reporting -------------------------------------------------------------------
+
+
+def machine() -> str:
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores, {cpu}, {mem:.0f} GB, Python {platform.python_version()}"
+
+
+def table_row(result: dict[str, Any]) -> str:
+    s = result["settings"]
+    if "idle_sse_open" in result:
+        return (f"| {result['date']} | idle SSE | {s['db']} | {s['processes']} | "
+                f"{result['idle_sse_open']} streams | | | | "
+                f"{result['server_rss_mb']} MB ({result['kb_per_stream']} KB/stream) | | |")
+    a, e = result["action_ms"], result["sse_ms"]
+    return (f"| {result['date']} | play | {s['db']}{' + Redis' if s['redis'] else ''} | "
+            f"{s['processes']} | {result['matches']} matches, {result['sse_open']} SSE | "
+            f"**{result['actions_per_s']}** | {a['p50']} / {a['p95']} / {a['p99']} | "
+            f"{e['p50']} / {e['p99']} | {result['server_rss_mb']} MB | "
+            f"{result['health_per_s']} | {result['actions_over_health']} |")
+
+
+TABLE_HEAD = (
+    "| date | run | database | processes | load | actions/s | action ms p50/p95/p99 | "
+    "SSE ms p50/p99 | server RSS | health req/s | actions/health |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|\n"
+)
+
+
+def append_table(path: Path, result: dict[str, Any]) -> None:
+    text = path.read_text() if path.exists() else "# Benchmarks\n"
+    header = f"\n### {result['machine']}\n\n`{result['command']}`\n\n" + TABLE_HEAD
+    path.write_text(text.rstrip("\n") + "\n" + header + table_row(result) + "\n")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    p.add_argument("--processes", type=int, default=1, help="server processes (--workers)")
+    p.add_argument("--redis", action="store_true",
+                   help="JACKPOT_REDIS_URL for the server (default: on with >1 process)")
+    p.add_argument("--url", help="a running server instead of starting one (no RSS/CPU)")
+    p.add_argument("--pg-admin", default=os.environ.get("JACKPOT_TEST_DATABASE_URL") or DEFAULT_PG,
+                   help="PostgreSQL server where a fresh database is created and dropped")
+    p.add_argument("--matches", type=int, default=200, help="concurrent 2-seat matches")
+    p.add_argument("--accounts", type=int, default=40,
+                   help="accounts signed up (argon2 makes each cost ~0.1 s); players sit at "
+                   "several tables when there are fewer than 2 per match")
+    p.add_argument("--duration", type=float, default=20.0, help="measured seconds of play")
+    p.add_argument("--warmup", type=float, default=3.0)
+    p.add_argument("--health-seconds", type=float, default=5.0)
+    p.add_argument("--idle-sse", type=int, default=0,
+                   help="instead of play: hold this many idle SSE streams, report memory")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--append", type=Path, help="append a table row, e.g. docs/benchmarks.md")
+    args = p.parse_args(argv)
+    if args.matches < 1 or args.matches > 2000 or args.duration > 600 or args.idle_sse > 20000:
+        p.error("keep it bounded: 1..2000 matches, duration <= 600 s, idle-sse <= 20000")
+    return args
+
+
+async def amain(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
+    server = None
+    redis = args.redis or args.processes > 1
+    if args.url:
+        parts = urlsplit(args.url)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        if host not in {"127.0.0.1", "localhost", "::1"}:
+            raise SystemExit("the benchmark runs on loopback only")
+        pids: list[int] = []
+    else:
+        server = Server(args.db, args.processes, redis, args.pg_admin)
+        await server.start()
+        host, port, pids = "127.0.0.1", server.port, server.pids()
+    try:
+        if args.idle_sse:
+            result = await idle_sse_benchmark(args, host, port, pids)
+        else:
+            result = await play_benchmark(args, host, port, pids)
+    finally:
+        if server is not None:
+            await server.stop()
+    result["settings"] = {"db": args.db, "processes": args.processes, "redis": redis,
+                          "url": args.url}
+    result["machine"] = machine()
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    result["command"] = "python -m bench " + " ".join(argv)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(argv)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    result = asyncio.run(amain(args, argv))
+    if args.append:
+        append_table(args.append, result)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:28} {v}")
+    return 0
