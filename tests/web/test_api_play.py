@@ -22,7 +22,7 @@ async def test_guest_plays_the_bot_and_the_record_verifies(
     assert state["server_seed"] is None
     assert "jackpot_session" in client.cookies
     assert state["turn"]["due_at"] is not None
-    final = await play_out({0: client}, state)
+    final = await play_out({0: client}, state, check_fresh=True)
     assert final["result"] is not None
     assert fair.commitment(final["server_seed"]) == final["commitment"]
     record = (await client.get(f"/api/matches/{state['id']}/record")).json()
@@ -67,7 +67,7 @@ async def test_two_people_and_a_bot(make_client) -> None:  # type: ignore[no-unt
     assert (await ben.get("/api/matches")).json()["matches"] == []
     mine = (await ana.get("/api/my/matches")).json()["matches"]
     assert mine[0]["your_turn"] is True and mine[0]["due_at"] is not None
-    final = await play_out({0: ana, 1: ben}, state)
+    final = await play_out({0: ana, 1: ben}, state, check_fresh=True)
     record = (await ana.get(f"/api/matches/{state['id']}/record")).json()
     assert fair.verify(fair.parse_record(record)).ok
     assert sorted(final["result"]["places"])[0] == 1

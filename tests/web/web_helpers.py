@@ -28,7 +28,10 @@ async def move(client: httpx.AsyncClient, state: dict[str, Any]) -> httpx.Respon
 
 
 async def play_out(
-    clients: dict[int, httpx.AsyncClient], state: dict[str, Any], log: list[str] | None = None
+    clients: dict[int, httpx.AsyncClient],
+    state: dict[str, Any],
+    log: list[str] | None = None,
+    check_fresh: bool = False,
 ) -> dict[str, Any]:
     """Play a match to its end; ``clients`` maps each human seat to its client.
     Every response body is appended to ``log`` (for the secrecy test)."""
@@ -42,6 +45,8 @@ async def play_out(
         if log is not None:
             log.append(r.text)
         state = r.json()
+        if check_fresh:  # the answer to a move is exactly what a fresh load shows
+            assert state == (await clients[seat].get(f"/api/matches/{mid}")).json()
         if log is not None:
             for c in clients.values():
                 for path in (

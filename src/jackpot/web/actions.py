@@ -74,6 +74,10 @@ class Outcome:
 
     match_id: str
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: The match row and seats as written, so the caller can answer with the new
+    #: state without reading it back (None when the action did not keep them).
+    row: dict[str, Any] | None = None
+    seat_rows: list[Any] | None = None
 
 
 def illegal_to_api(exc: IllegalMove) -> ApiError:
@@ -281,7 +285,7 @@ async def throw(
     dice = fair.throw_dice(tx.row["server_seed"], tx.row["client_seed"], n, dice_count)
     tx.apply(lambda mm: mm.throw(seat, dice))
     tx.run_bots()
-    return Outcome(match_id, await tx.save(conn))
+    return tx.outcome(await tx.save(conn))
 
 
 async def cover(
@@ -297,7 +301,7 @@ async def cover(
         raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
     tx.apply(lambda mm: mm.cover(seat, tiles))
     tx.run_bots()
-    return Outcome(match_id, await tx.save(conn))
+    return tx.outcome(await tx.save(conn))
 
 
 async def resign(
@@ -310,7 +314,7 @@ async def resign(
     seat = tx.seat_of(actor)
     tx.apply(lambda mm: mm.leave(seat, "resigned"))
     tx.run_bots()
-    return Outcome(match_id, await tx.save(conn))
+    return tx.outcome(await tx.save(conn))
 
 
 async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outcome:
@@ -358,7 +362,7 @@ async def timeout(
     seat = m.turn.seat
     tx.apply(lambda mm: mm.leave(seat, "timeout"))
     tx.run_bots()
-    return Outcome(match_id, await tx.save(conn))
+    return tx.outcome(await tx.save(conn))
 
 
 # -- the transaction helper ----------------------------------------------------
@@ -422,6 +426,10 @@ class _Tx:
         self.engine_events: list[Event] = []
         self.live: list[dict[str, Any]] = []
         self.became_due = False
+        self.new_row: dict[str, Any] | None = None
+
+    def outcome(self, events: list[dict[str, Any]]) -> Outcome:
+        return Outcome(self.row["id"], events, self.new_row, self.seat_rows)
 
     def seat_of(self, actor: Actor) -> int:
         for s in self.seat_rows:
@@ -569,6 +577,7 @@ class _Tx:
         if res.rowcount != 1:
             raise conflict("the match changed meanwhile; reload and try again", "retry")
         await _store_events(conn, match_id, self.live)
+        self.new_row = {**dict(row), **values}
         if m.finished:
             # Ratings and per-seat figures change in the same transaction as the end
             # of the match, so they can never disagree with it.

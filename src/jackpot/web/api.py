@@ -27,7 +27,7 @@ from jackpot.web.errors import ApiError, forbidden, unauthorized
 from jackpot.web.listing import lobby_matches, my_matches
 from jackpot.web.resets import confirm_reset, request_reset
 from jackpot.web.sse import event_stream
-from jackpot.web.views import load_record, load_state
+from jackpot.web.views import load_record, load_state, public_state
 
 router = APIRouter(prefix="/api")
 
@@ -106,6 +106,13 @@ async def _state(request: Request, match_id: str, actor: Actor | None) -> dict[s
         return await load_state(conn, match_id, actor.user_id if actor else None)
 
 
+async def _answer(request: Request, out: actions.Outcome, actor: Actor) -> dict[str, Any]:
+    """The state after a move: built from the rows the action wrote, or read back."""
+    if out.row is not None and out.seat_rows is not None:
+        return public_state(out.row, out.seat_rows, actor.user_id)
+    return await _state(request, out.match_id, actor)
+
+
 async def _seated_actor(request: Request) -> Actor:
     actor = await current_actor(request)
     if actor is None:
@@ -165,7 +172,7 @@ async def join_match(match_id: str, body: JoinMatch, request: Request) -> dict[s
     async with db_of(request).write() as conn:
         out = await actions.join_match(conn, actor, match_id, body.client_seed)
     await bus_of(request).publish(out.match_id, out.events)
-    return await _state(request, match_id, actor)
+    return await _answer(request, out, actor)
 
 
 @router.post("/matches/{match_id}/throw")
@@ -175,7 +182,7 @@ async def throw(match_id: str, request: Request, body: ThrowBody | None = None) 
     async with db_of(request).write() as conn:
         out = await actions.throw(conn, actor, match_id, body.dice if body else None)
     await bus_of(request).publish(out.match_id, out.events)
-    return await _state(request, match_id, actor)
+    return await _answer(request, out, actor)
 
 
 @router.post("/matches/{match_id}/cover")
@@ -185,7 +192,7 @@ async def cover(match_id: str, body: CoverBody, request: Request) -> dict[str, A
     async with db_of(request).write() as conn:
         out = await actions.cover(conn, actor, match_id, body.tiles)
     await bus_of(request).publish(out.match_id, out.events)
-    return await _state(request, match_id, actor)
+    return await _answer(request, out, actor)
 
 
 @router.post("/matches/{match_id}/resign")
@@ -195,7 +202,7 @@ async def resign(match_id: str, request: Request) -> dict[str, Any]:
     async with db_of(request).write() as conn:
         out = await actions.resign(conn, actor, match_id)
     await bus_of(request).publish(out.match_id, out.events)
-    return await _state(request, match_id, actor)
+    return await _answer(request, out, actor)
 
 
 @router.get("/matches/{match_id}/record")
