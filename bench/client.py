@@ -39,6 +39,20 @@ class Connection:
     async def request(
         self, method: str, path: str, body: Any = None
     ) -> tuple[int, bytes]:
+        """Send and read one response. A kept-alive connection the server closed
+        while idle (uvicorn's keep-alive timeout) is reopened and the request sent
+        once more: the server never read it, so it was not applied."""
+        reused = self._writer is not None
+        try:
+            return await self._request(method, path, body)
+        except HTTPError:
+            if not reused:
+                raise
+            return await self._request(method, path, body)
+
+    async def _request(
+        self, method: str, path: str, body: Any = None
+    ) -> tuple[int, bytes]:
         if self._writer is None:
             await self._connect()
         assert self._reader is not None and self._writer is not None
@@ -53,6 +67,9 @@ class Connection:
         except (asyncio.IncompleteReadError, ConnectionError) as exc:
             await self.close()
             raise HTTPError(f"connection lost: {exc}") from None
+        if not raw.startswith(b"HTTP/1.1 "):
+            await self.close()
+            raise HTTPError(f"not an HTTP response: {raw[:40]!r}")
         status = int(raw[9:12])
         lower = raw.lower()
         i = lower.find(b"content-length:")

@@ -446,22 +446,24 @@ def machine() -> str:
 
 def table_row(result: dict[str, Any]) -> str:
     s = result["settings"]
+    load = result.get("load_average_before", "")
     if "idle_sse_open" in result:
         return (f"| {result['date']} | idle SSE | {s['db']} | {s['processes']} | "
                 f"{result['idle_sse_open']} streams | | | | "
-                f"{result['server_rss_mb']} MB ({result['kb_per_stream']} KB/stream) | | |")
+                f"{result['server_rss_mb']} MB ({result['kb_per_stream']} KB/stream) | | | "
+                f"{load} |")
     a, e = result["action_ms"], result["sse_ms"]
     return (f"| {result['date']} | play | {s['db']}{' + Redis' if s['redis'] else ''} | "
             f"{s['processes']} | {result['matches']} matches, {result['sse_open']} SSE | "
             f"**{result['actions_per_s']}** | {a['p50']} / {a['p95']} / {a['p99']} | "
             f"{e['p50']} / {e['p99']} | {result['server_rss_mb']} MB | "
-            f"{result['health_per_s']} | {result['actions_over_health']} |")
+            f"{result['health_per_s']} | {result['actions_over_health']} | {load} |")
 
 
 TABLE_HEAD = (
     "| date | run | database | processes | load | actions/s | action ms p50/p95/p99 | "
-    "SSE ms p50/p99 | server RSS | health req/s | actions/health |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|\n"
+    "SSE ms p50/p99 | server RSS | health req/s | actions/health | load avg before |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
 )
 
 
@@ -499,6 +501,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 async def amain(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     server = None
+    load_before = round(os.getloadavg()[0], 2)
     redis = args.redis or args.processes > 1
     if args.url:
         parts = urlsplit(args.url)
@@ -521,6 +524,8 @@ async def amain(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     result["settings"] = {"db": args.db, "processes": args.processes, "redis": redis,
                           "url": args.url}
     result["machine"] = machine()
+    # Other work on the machine skews every figure: say how busy it was.
+    result["load_average_before"] = load_before
     result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     result["command"] = "python -m bench " + " ".join(argv)
     return result
