@@ -140,6 +140,8 @@ function render() {
     diceEl.append(span);
   });
 
+  // Spectators and finished matches get no Throw button at all.
+  document.querySelector(".controls").hidden = mySeat() < 0 || state.status === "finished";
   const throwBtn = $("throw");
   const canThrow = mine && t.dice === null && !busy;
   throwBtn.disabled = !canThrow;
@@ -324,6 +326,7 @@ async function resync() {
 }
 
 async function start() {
+  logEl.reversed = true; // newest first, numbered from the first throw
   render();
   try {
     const rec = await (await fetch(`/api/matches/${matchId}/record`, { credentials: "same-origin" })).json();
