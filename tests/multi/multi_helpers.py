@@ -55,7 +55,9 @@ class Server:
     """One ``jackpot serve`` process; ``kill()`` is SIGKILL, ``start()`` restarts it
     on the same port and database."""
 
-    def __init__(self, db_url: str, var_dir: Path, *, redis: bool, env: dict[str, str]) -> None:
+    def __init__(self, db_url: str, var_dir: Path, *, redis: bool, env: dict[str, str],
+                 args: tuple[str, ...] = ()) -> None:
+        self.args = args
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.var_dir = var_dir
@@ -78,7 +80,7 @@ class Server:
         log = open(self.var_dir / "server.log", "ab")  # noqa: SIM115 - the child keeps it
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "jackpot.cli", "serve", "--port", str(self.port),
-             "--log-level", "warning"],
+             "--log-level", "warning", *self.args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()
@@ -117,8 +119,8 @@ def servers(tmp_path: Path, db_url: str) -> Iterator[Any]:
     """A factory: ``servers(redis=True)`` starts one more server on the test's database."""
     started: list[Server] = []
 
-    def make(*, redis: bool = False, **env: str) -> Server:
-        srv = Server(db_url, tmp_path / f"srv{len(started)}", redis=redis, env=env)
+    def make(*, redis: bool = False, args: tuple[str, ...] = (), **env: str) -> Server:
+        srv = Server(db_url, tmp_path / f"srv{len(started)}", redis=redis, env=env, args=args)
         started.append(srv)
         srv.start()
         return srv

@@ -37,7 +37,28 @@ def serve(args: argparse.Namespace) -> int:
             "within each worker",
             file=sys.stderr,
         )
-    app = create_app(settings)
+    workers = args.workers > 1
+    config = uvicorn.Config(
+        # Each worker process builds its own app from the factory (an import string
+        # is what uvicorn can hand to a new process).
+        "jackpot.web.app:create_app" if workers else create_app(settings),
+        factory=workers,
+        workers=args.workers if workers else None,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        # A stream that somehow stays open must not hold a SIGTERM forever (DESIGN.md §6).
+        timeout_graceful_shutdown=5,
+        proxy_headers=True,
+    )
+    if workers:
+        # uvicorn's supervisor runs its own Server in each worker, so there a
+        # SIGTERM ends open streams after timeout_graceful_shutdown (5 s) at most.
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        return 0
+    app = config.app
 
     class Server(uvicorn.Server):
         """Ends the open SSE streams as soon as a shutdown signal arrives: uvicorn
@@ -47,15 +68,6 @@ def serve(args: argparse.Namespace) -> int:
             app.state.bus.close_all()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        # A stream that somehow stays open must not hold a SIGTERM forever (DESIGN.md §6).
-        timeout_graceful_shutdown=5,
-        proxy_headers=True,
-    )
     Server(config).run()
     return 0
 
