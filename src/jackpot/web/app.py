@@ -237,9 +237,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Before the pages: it serves /leaderboard, which pages.py only stubs.
     app.include_router(players_router)
     app.include_router(pages_router)
+    from jackpot.web.rematch import router as rematch_router
     from jackpot.web.unsubscribe import router as notify_router
 
     app.include_router(notify_router)
+    app.include_router(rematch_router)
     app.mount("/static", StaticFiles(directory=PACKAGE_DIR / "static"), name="static")
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)

@@ -1,0 +1,120 @@
+// The rematch box under a finished match between people: offer a rematch, accept
+// or decline one, and go to the new match as soon as everyone has accepted. It
+// wakes up when match.js shows the result, then asks the server every 2 s while
+// an offer is open (the finished match's event stream has ended by then).
+const root = document.getElementById("match");
+const box = document.getElementById("rematch");
+const result = document.getElementById("result");
+const matchId = root.dataset.matchId;
+const POLL_MS = 2000;
+let view = null;
+let timer = null;
+let busy = false;
+
+function newSeed() {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+const seed = newSeed();
+
+function nameOf(seat) {
+  if (view.your_seat === seat) return "You";
+  const s = view.seats.find((x) => x.seat === seat);
+  return s && s.name ? s.name : `Seat ${seat + 1}`;
+}
+function names(seats) {
+  const list = seats.map(nameOf);
+  return list.length <= 1 ? (list[0] || "") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+function button(id, text, onClick, cls) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  b.textContent = text;
+  if (cls) b.className = cls;
+  b.disabled = busy;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function render() {
+  box.textContent = "";
+  if (!view || !view.possible || view.your_seat === null) { box.hidden = true; return; }
+  box.hidden = false;
+  const p = document.createElement("p");
+  p.id = "rematch-status";
+  const o = view.offer;
+  const actions = document.createElement("div");
+  actions.className = "controls";
+  if (!o || o.status === "declined") {
+    p.textContent = o ? `${nameOf(o.declined_by)} ${o.declined_by === view.your_seat ? "said no to" : "declined"} the rematch.` : "Play again with the same seats, variant and deadline?";
+    actions.append(button("rematch-offer", o ? "Offer a rematch again" : "Offer a rematch", () => send("")));
+  } else if (o.status === "started") {
+    p.textContent = "Everyone accepted: the rematch has started. ";
+    const a = document.createElement("a");
+    a.href = `/matches/${o.new_match_id}`;
+    a.id = "rematch-link";
+    a.textContent = "Go to the rematch";
+    p.append(a);
+  } else if (o.accepted.includes(view.your_seat)) {
+    p.textContent = `${o.offered_by === view.your_seat ? "You offered" : `${nameOf(o.offered_by)} offered`} a rematch. Waiting for ${names(o.waiting_for)} to accept.`;
+    actions.append(button("rematch-withdraw", "Withdraw", () => send("/decline"), "link"));
+  } else {
+    p.textContent = `${nameOf(o.offered_by)} offers a rematch: same seats, variant and deadline, new dice.`;
+    actions.append(button("rematch-accept", "Accept the rematch", () => send("")));
+    actions.append(button("rematch-decline", "No, thanks", () => send("/decline")));
+  }
+  box.append(p, actions);
+  const seedNote = document.createElement("p");
+  seedNote.className = "hint";
+  seedNote.textContent = `Your client seed for the rematch: ${seed}`;
+  if (!o || o.status !== "started") box.append(seedNote);
+}
+
+function follow() {
+  if (view && view.offer && view.offer.status === "started") {
+    clearInterval(timer);
+    timer = null;
+    // Every player goes to the new match; it is their throw or soon will be.
+    window.location.assign(`/matches/${view.offer.new_match_id}`);
+  }
+}
+
+async function load() {
+  try {
+    const resp = await fetch(`/api/matches/${matchId}/rematch`, { credentials: "same-origin" });
+    if (resp.ok) view = await resp.json();
+  } catch { return; }
+  render();
+  follow();
+}
+
+async function send(path) {
+  busy = true;
+  render();
+  try {
+    const resp = await fetch(`/api/matches/${matchId}/rematch${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(path ? {} : { client_seed: seed }),
+      credentials: "same-origin",
+    });
+    const data = await resp.json();
+    if (resp.ok) view = data;
+    else await load();
+  } catch { /* the next poll shows where things stand */ }
+  busy = false;
+  render();
+  follow();
+}
+
+function wake() {
+  if (result.hidden || timer !== null) return;
+  load();
+  timer = setInterval(() => { if (document.visibilityState === "visible") load(); }, POLL_MS);
+}
+
+new MutationObserver(wake).observe(result, { attributes: true, attributeFilter: ["hidden"] });
+wake();
