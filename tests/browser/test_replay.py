@@ -209,3 +209,26 @@ def test_profile_history_and_leaderboard_as_a_player(browser: Browser, live_serv
     expect(ana.locator("main")).not_to_contain_text(ana_name)
     ana_ctx.close()
     ben_ctx.close()
+
+
+def test_show_odds_switch_in_practice(page: Page, live_server: Any) -> None:
+    url = live_server.url
+    page.goto(url + "/")
+    resp = page.request.post(
+        url + "/api/matches", data={"variant": "jackpot", "seats": 1, "bots": 0}
+    )
+    assert resp.status == 201, resp.text()
+    page.goto(f"{url}/matches/{resp.json()['id']}")
+    box = page.locator("#show-odds")
+    expect(box).not_to_be_checked()
+    box.check()
+    expect(page.locator("#odds-live")).to_contain_text("8.00%")
+    page.click("#throw")
+    expect(page.locator(".die")).to_have_count(2)
+    offered = page.locator(".tile.offered").count()
+    if offered:
+        expect(page.locator("#odds-live table.odds tbody tr")).to_have_count(offered)
+        expect(page.locator("#odds-live tr.best")).to_have_count(1)
+    # The choice is remembered for the next page.
+    page.reload()
+    expect(page.locator("#show-odds")).to_be_checked()

@@ -170,3 +170,32 @@ async def test_replay_of_a_bot_match_in_progress_is_refused(make_client: Any) ->
     resp = await ana.get(f"/matches/{state['id']}/replay", headers=HTML)
     assert resp.status_code == 409
     assert "Chance of shutting" not in resp.text
+
+
+async def test_live_odds_only_where_nobody_is_helped_against_a_person(
+    make_client: Any,
+) -> None:
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    solo = await start_match([ana], "jackpot")
+    mid = solo["id"]
+    before = (await ana.get(f"/api/matches/{mid}/odds")).json()
+    assert before["dice"] is None and before["options"] == []
+    assert before["p_shut"] == "8.00%"  # the full board, playing perfectly
+    thrown = (await ana.post(f"/api/matches/{mid}/throw", json={})).json()
+    odds = (await ben.get(f"/api/matches/{mid}/odds")).json()
+    assert odds["dice"] == thrown["turn"]["dice"]
+    assert [o["tiles"] for o in odds["options"]] == thrown["turn"]["options"]
+    if odds["options"]:
+        exact = {tuple(o["tiles"]): Fraction(o["p_exact"]) for o in odds["options"]}
+        for tiles, p in exact.items():
+            assert p == p_shut_max(Variant.JACKPOT, FULL - set(tiles))
+        assert exact[tuple(odds["best"])] == max(exact.values())
+    match_page = await ana.get(f"/matches/{mid}", headers=HTML)
+    assert "/static/odds.js" in match_page.text
+
+    duel = await start_match([ana, ben], "classic")
+    refused = await ana.get(f"/api/matches/{duel['id']}/odds")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "odds_hidden"
+    assert "/static/odds.js" not in (await ana.get(f"/matches/{duel['id']}", headers=HTML)).text
+    await play([ana, ben], duel)
+    assert (await ana.get(f"/api/matches/{duel['id']}/odds")).status_code == 200

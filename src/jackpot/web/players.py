@@ -583,3 +583,52 @@ async def replay_html(match_id: str, request: Request) -> Response:
             "replay_json": json.dumps(data).replace("<", "\\u003c"),
         },
     )
+
+
+# -- live odds in practice and bot matches -----------------------------------------
+
+
+@router.get("/api/matches/{match_id}/odds")
+async def odds_api(match_id: str, request: Request) -> dict[str, Any]:
+    """The exact odds of the position on the board now, for the "show odds" switch.
+
+    Only where nobody can be helped against another person: practice alone and
+    matches against bots, or any match once it has ended. Between people, during
+    play, it is refused.
+    """
+    from jackpot.engine import Match
+    from jackpot.web.actions import _match_row, _seat_rows
+    from jackpot.web.review import value_options
+
+    async with db_of(request).read() as conn:
+        row = await _match_row(conn, match_id)
+        seat_rows = await _seat_rows(conn, match_id)
+    people = sum(1 for s in seat_rows if not s["is_bot"])
+    if people >= 2 and row["status"] != "finished":
+        raise ApiError(
+            403,
+            "odds_hidden",
+            "odds are shown during play only in practice and against the bot; "
+            "between people, the replay shows them once the match has ended",
+        )
+    m = Match.from_dict(row["state"]) if row["state"] is not None else None
+    turn = m.turn if m is not None else None
+    if m is None or turn is None:
+        return {"seat": None, "open": [], "dice": None, "p_shut": None, "options": []}
+    variant = Variant(row["variant"])
+    body: dict[str, Any] = {
+        "seat": turn.seat,
+        "open": sorted(turn.open),
+        "dice": None if turn.dice is None else list(turn.dice),
+        "p_shut": _pct(p_shut_max(variant, turn.open)),
+        "options": [],
+        "best": None,
+    }
+    if turn.dice is not None and turn.options:
+        rows, best = value_options(variant, turn.open, turn.dice)
+        body["best"] = list(best)
+        body["options"] = [
+            {"tiles": list(o.tiles), "p_text": _pct(o.p_shut), "p_exact": str(o.p_shut)}
+            for o in rows
+        ]
+    return body

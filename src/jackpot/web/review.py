@@ -91,7 +91,7 @@ def best_option(rows: tuple[OptionRow, ...], bot_best: tuple[int, ...]) -> tuple
     return min(tops, key=lambda r: (r.expected_score, [-t for t in r.tiles])).tiles
 
 
-def _valued(
+def value_options(
     variant: Variant, open_tiles: frozenset[int], dice: tuple[int, ...]
 ) -> tuple[tuple[OptionRow, ...], tuple[int, ...]]:
     a = analyse(variant, open_tiles, dice)
@@ -166,7 +166,7 @@ def review(source: Record | Mapping[str, Any] | str) -> Review:
         best: tuple[int, ...] | None = None
         given: Fraction | None = None
         if options_for(variant, open_before, event.dice):
-            rows, best = _valued(variant, open_before, event.dice)
+            rows, best = value_options(variant, open_before, event.dice)
         if event.cover:
             chosen = tuple(event.cover)
             top = max(r.p_shut for r in rows)
