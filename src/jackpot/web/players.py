@@ -271,8 +271,8 @@ async def profile_data(conn: AsyncConnection, user_id: int) -> dict[str, Any]:
                 "best_score": float(expected_score_min(Variant(v), FULL)),
                 "average_score": (int(s.score_sum or 0) / turns) if s and turns else None,
                 "choices": choices,
-                "accuracy": (int(s.best_choices or 0) / choices) if choices else None,
-                "given_away_per_turn": (float(s.given_away or 0) / turns) if turns else None,
+                "accuracy": (int(s.best_choices or 0) / choices) if s and choices else None,
+                "given_away_per_turn": (float(s.given_away or 0) / turns) if s and turns else None,
                 "history": [
                     {"match": i + 1, "rating": h.rating, "at": iso(h.at)}
                     for i, h in enumerate(history)
