@@ -209,6 +209,30 @@ async def test_digest_batches_and_holds_news_for_an_hour(app, make_client, setti
     ]
 
 
+async def test_held_news_rides_along_with_a_reminder(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana = await player(make_client, "Ana")
+    ben, cid, dan = [await player(make_client, "Riv") for _ in range(3)]
+    t0 = utcnow()
+    # An hour's deadline: no turn mail by default, but a reminder at 48 minutes.
+    hourly = await start_match(ana, ben, deadline=3600)
+    daily = await start_match(ana, cid)
+    assert await mail_step(db, settings, t0 + timedelta(minutes=2)) == 1
+    [first] = mails_to(settings, ana)
+    assert f"/matches/{daily['id']}" in body(first) and hourly["id"] not in body(first)
+    late = await start_match(ana, dan)  # news held by the cap until t0 + 62 min
+    assert await mail_step(db, settings, t0 + timedelta(minutes=20)) == 0
+    assert await mail_step(db, settings, t0 + timedelta(minutes=49)) == 1
+    second = mails_to(settings, ana)[1]
+    assert second["Subject"].startswith("Time is running out for a throw; 2 matches")
+    text = body(second)
+    assert f"/matches/{hourly['id']}" in text and f"/matches/{late['id']}" in text
+    assert "Miss it and you are out" in text
+    # The held news went with the reminder: nothing is left for the end of the hour.
+    assert await mail_step(db, settings, t0 + timedelta(minutes=70)) == 0
+    assert len(mails_to(settings, ana)) == 2
+
+
 # -- reminders ---------------------------------------------------------------------
 
 

@@ -363,7 +363,12 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
                     .where(
                         notices.c.user_id == user_id,
                         notices.c.status == "pending",
-                        notices.c.send_after <= now,
+                        or_(
+                            notices.c.send_after <= now,
+                            # turn news held back by the hourly cap, which may
+                            # ride along if a reminder goes out anyway
+                            and_(notices.c.kind == "turn", notices.c.created_at <= now - GRACE),
+                        ),
                     )
                     .order_by(notices.c.id)
                 )
@@ -422,16 +427,19 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
             if n.kind == "reminder":
                 item.kind = "reminder"  # the more urgent news says it all
         held_until: datetime | None = None
-        if (
-            cap_until is not None
-            and cap_until > now
-            and not any(i.kind == "reminder" for i in items.values())
-        ):
-            # Turn news only, and a digest went out within the hour: wait for the hour.
-            for i in items.values():
-                hold.extend(i.notice_ids)
-            items = {}
-            held_until = cap_until
+        if not any(i.kind == "reminder" for i in items.values()):
+            # No reminder goes out: news already held for the cap stays held...
+            riders = {n.id for n in due if n.send_after > now}
+            for key, item in list(items.items()):
+                item.notice_ids = [i for i in item.notice_ids if i not in riders]
+                if not item.notice_ids:
+                    del items[key]
+            if cap_until is not None and cap_until > now:
+                # ...and so does new turn news, if a mail went out within the hour.
+                for item in items.values():
+                    hold.extend(item.notice_ids)
+                items = {}
+                held_until = cap_until
         if drop or hold:
             async with db.write() as conn:
                 if drop:
