@@ -1,0 +1,40 @@
+"""A missed throw deadline, applied by the sweeper inside `jackpot serve`, shows up
+on the other player's open page without a reload."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from playwright.sync_api import Browser, expect
+
+
+def test_a_timeout_reaches_the_other_page_live(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
+    url = live_server.url
+    tag = secrets.token_hex(3)
+    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    for page, name in ((ana, f"Slow{tag}"), (ben, f"Quick{tag}")):
+        r = page.request.post(
+            url + "/api/account",
+            data={
+                "email": f"{name.lower()}@example.org",
+                "password": "long enough pw",
+                "name": name,
+            },
+        )
+        assert r.status == 201, r.text()
+    # The test server allows deadlines down to 2 seconds.
+    r = ana.request.post(url + "/api/matches", data={"seats": 2, "bots": 0, "deadline_seconds": 2})
+    assert r.status == 201, r.text()
+    mid = r.json()["id"]
+    ben.goto(f"{url}/matches/{mid}")
+    ben.click("#join")
+    expect(ben.locator("#status")).to_contain_text(f"Slow{tag} to throw")
+    expect(ben.locator("#deadline")).to_contain_text("left")
+    # Nobody touches anything: the sweeper puts the slow seat out, Ben's page says so.
+    expect(ben.locator("#result h2")).to_have_text("You win!", timeout=15000)
+    expect(ben.locator("#log")).to_contain_text(re.compile(f"Slow{tag} ran out of time"))
+    expect(ben.locator("#seats li").first).to_contain_text("out: time")
+    ana_ctx.close()
+    ben_ctx.close()
