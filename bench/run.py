@@ -406,14 +406,21 @@ async def idle_sse_benchmark(args: argparse.Namespace, host: str, port: int,
     watchers = [SSEWatcher(host, port, ids[i % len(ids)], lambda s, w: None)
                 for i in range(args.idle_sse)]
     t0 = time.perf_counter()
-    for i, w in enumerate(watchers):
-        w.start()
-        if i % 200 == 199:
-            await asyncio.sleep(0.05)  # don't overflow the listen backlog
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(
-            asyncio.gather(*(w.connected.wait() for w in watchers)), timeout=120
-        )
+    sem = asyncio.Semaphore(100)  # connects in flight: within the listen backlog
+    failed = 0
+
+    async def connect(w: SSEWatcher) -> None:
+        nonlocal failed
+        async with sem:
+            w.start()
+            assert w._task is not None
+            await asyncio.wait(
+                [w._task, asyncio.ensure_future(w.connected.wait())], timeout=30,
+                return_when=asyncio.FIRST_COMPLETED)
+            if not w.connected.is_set():
+                failed += 1
+
+    await asyncio.wait_for(asyncio.gather(*(connect(w) for w in watchers)), timeout=300)
     connect_s = time.perf_counter() - t0
     await asyncio.sleep(2)
     held = sum(w.open for w in watchers)
@@ -423,6 +430,7 @@ async def idle_sse_benchmark(args: argparse.Namespace, host: str, port: int,
     return {
         "idle_sse_requested": args.idle_sse,
         "idle_sse_open": held,
+        "idle_sse_failed": failed,
         "server_rss_before_mb": round(before, 1),
         "server_rss_mb": round(after, 1),
         "kb_per_stream": round(1024 * (after - before) / max(1, held), 1),
