@@ -135,7 +135,7 @@ MALFORMED = [
     ("id", 7, "id: expected non-empty text, got the number 7"),
     ("variant", "pub", 'variant: expected "jackpot" or "classic"'),
     ("variant", None, "variant: expected"),
-    ("deadline_seconds", 59, "deadline_seconds: expected a whole number of seconds from 60"),
+    ("deadline_seconds", 0, "deadline_seconds: expected a whole number of seconds from 1"),
     ("deadline_seconds", 604801, "deadline_seconds: expected"),
     ("deadline_seconds", 600.0, "deadline_seconds: expected"),
     ("deadline_seconds", True, "deadline_seconds: expected .*, got true"),
