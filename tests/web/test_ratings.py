@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -217,3 +218,37 @@ async def test_seat_stats_agree_with_the_result(make_client: Any, app: Any, vari
         assert x.given_away >= 0
     if variant == "jackpot":
         assert sum(x.jackpots for x in rows) >= 1  # the match ends only on a jackpot
+
+
+async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
+    make_client: Any, app: Any
+) -> None:
+    """As when two matches sharing a player finish at once on PostgreSQL and the one
+    that started first commits second: its finish time moves after the other's, so
+    the rebuild rates them in the order the live updates did."""
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    first = await play([ana, ben], await start_match([ana, ben], "classic"))
+    async with app.state.db.write() as conn:
+        row = (
+            await conn.execute(select(t.matches.c.finished_at).where(t.matches.c.id == first["id"]))
+        ).one()
+        later = row.finished_at + timedelta(hours=1)
+        # The first match "finished" an hour from now, as far as the order knows.
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == first["id"]).values(finished_at=later)
+        )
+        await conn.execute(update(r.player_ratings).values(last_match_at=later))
+        await conn.execute(update(r.rating_history).values(at=later))
+        await conn.execute(update(r.seat_stats).values(finished_at=later))
+    second = await play([ana, ben], await start_match([ana, ben], "classic"))
+    async with app.state.db.read() as conn:
+        moved = (
+            await conn.execute(
+                select(t.matches.c.finished_at).where(t.matches.c.id == second["id"])
+            )
+        ).scalar_one()
+    assert moved == later + timedelta(microseconds=1)
+    live = await snapshot(app)
+    async with app.state.db.write() as conn:
+        assert await rebuild(conn) == 2
+    assert await snapshot(app) == live

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web import models as t
@@ -130,9 +130,47 @@ async def match_finished(conn: AsyncConnection, match_id: str) -> None:
                 "given_away": float(sr.given_away),
             }
         )
+    at = row.finished_at
+    if len(stats) >= 2:
+        at = await _claim_order(conn, match_id, row.variant, at, [s["user_id"] for s in stats])
+        for s in stats:
+            s["finished_at"] = at
     await conn.execute(insert(r.seat_stats), stats)
     if len(stats) >= 2:
-        await _rate(conn, match_id, row.variant, row.finished_at, stats, winners)
+        await _rate(conn, match_id, row.variant, at, stats, winners)
+
+
+async def _claim_order(
+    conn: AsyncConnection, match_id: str, variant: str, at: datetime, users: list[int]
+) -> datetime:
+    """Serialise rating updates of these players, and keep finish order = rating order.
+
+    On PostgreSQL two matches sharing a player may finish at once: the users' rows
+    are locked (in id order, so two such transactions cannot deadlock) and the
+    second waits, then reads the first's ratings instead of overwriting them.
+    It may also be that the match finishing second started first, with the
+    earlier ``finished_at``; the rebuild, which orders by (finished_at, id), would
+    then rate the two in the other order. So a finish time earlier than one of the
+    players' last rated match is moved to a microsecond after it: the stored
+    order is the order the ratings were computed in. SQLite's single writer never
+    needs either, and the statements are harmless there.
+    """
+    await conn.execute(
+        select(t.users.c.id).where(t.users.c.id.in_(users)).order_by(t.users.c.id).with_for_update()
+    )
+    last = (
+        await conn.execute(
+            select(func.max(r.player_ratings.c.last_match_at)).where(
+                r.player_ratings.c.variant == variant, r.player_ratings.c.user_id.in_(users)
+            )
+        )
+    ).scalar_one_or_none()
+    if last is not None and last >= at:
+        at = last + timedelta(microseconds=1)
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == match_id).values(finished_at=at)
+        )
+    return at
 
 
 async def _rate(
