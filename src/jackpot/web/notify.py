@@ -275,7 +275,7 @@ def compose(
         "-- ",
         "You get this mail because you play on peer2peergames' Jackpot.",
         f"Choose which mails you get: {base}/account",
-        f"Stop these mails with one click: {unsub}",
+        f"Stop these mails (no login needed): {unsub}",
     ]
     headers = {
         "List-Unsubscribe": f"<{unsub}>",
