@@ -9,6 +9,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from browser_helpers import NEXT_ACTION
 from playwright.sync_api import Browser, Page, expect
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -232,3 +233,28 @@ def test_show_odds_switch_in_practice(page: Page, live_server: Any) -> None:
     # The choice is remembered for the next page.
     page.reload()
     expect(page.locator("#show-odds")).to_be_checked()
+
+
+def test_the_replay_is_offered_when_a_match_ends_on_the_page(page: Page, live_server: Any) -> None:
+    url = live_server.url
+    page.goto(url + "/")
+    resp = page.request.post(
+        url + "/api/matches", data={"variant": "classic", "seats": 1, "bots": 0}
+    )
+    assert resp.status == 201, resp.text()
+    page.goto(f"{url}/matches/{resp.json()['id']}")
+    offer = page.locator("#replay-offer")
+    expect(offer).to_be_hidden()
+    # One Classic turn, played by clicking: Throw, then the first set on offer.
+    for _ in range(40):
+        action = page.wait_for_function(NEXT_ACTION).json_value()
+        if action == "over":
+            break
+        if action == "throw":
+            page.click("#throw")
+        elif page.locator(".option").count():
+            page.locator(".option").first.click()
+        page.wait_for_timeout(50)
+    expect(offer).to_be_visible()
+    offer.click()
+    expect(page.locator("#where")).to_contain_text("Step 1 of")
