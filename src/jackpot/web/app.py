@@ -158,6 +158,14 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "invalid", "the request is not valid"
 
 
+def _build_solver_tables() -> None:
+    from jackpot.engine import Variant
+    from jackpot.strategy.solver import optimal_table
+
+    for variant in Variant:
+        optimal_table(variant)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
 
@@ -166,6 +174,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings.database_url)
         await db.upgrade()
         app.state.db = db
+        # The exact solver's tables take about a second to build; build them now, off
+        # the event loop, rather than inside the first transaction that ends a match
+        # (its review and the bots' choices need them) while it holds the writer.
+        warm_up = asyncio.create_task(asyncio.to_thread(_build_solver_tables))
         await app.state.bus.start()
         stop = asyncio.Event()
         task = None
@@ -189,6 +201,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, timeout=5)
             await app.state.bus.aclose()
+            with contextlib.suppress(Exception):
+                await warm_up
             await db.dispose()
 
     app = FastAPI(
