@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+import socket
 from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -63,6 +64,12 @@ async def start_match(first: Player, *others: Player, deadline: int = DAY) -> di
         state = r.json()
     assert state["status"] == "playing"
     return state
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def outbox(settings: Any) -> list[EmailMessage]:
@@ -434,8 +441,6 @@ async def test_a_failed_send_is_retried_with_backoff(app, make_client, settings,
     t0 = utcnow()
     state = await start_match(ana, ben)
     # Nothing listens on this port: the SMTP connection is refused.
-    from conftest import free_port
-
     broken = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=free_port())
     db: Database = app.state.db
     now = t0 + timedelta(minutes=2)
@@ -458,8 +463,6 @@ async def test_a_failed_send_is_retried_with_backoff(app, make_client, settings,
 async def test_mail_goes_through_a_real_smtp_server(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
     from aiosmtpd.controller import Controller
     from aiosmtpd.handlers import Message
-
-    from conftest import free_port
 
     received: list[EmailMessage] = []
 

@@ -16,12 +16,14 @@ function remember(keys) {
   try { localStorage.setItem(SEEN_KEY, JSON.stringify([...keys].slice(-200))); } catch { /* private mode */ }
 }
 
-// The match page sets its own title for its own match; this only adds the prefix
-// when some match waits, and (elsewhere) takes it away when none does.
+// The match page sets its own title for its own match (it knows the moment a
+// throw is made; this list can be 15 s old), so this adds the prefix only for the
+// other matches there, and takes it away only on the other pages.
 function applyTitle() {
+  const others = waiting.filter((m) => m.id !== hereId);
   const has = document.title.startsWith(PREFIX);
-  if (waiting.length > 0 && !has) document.title = PREFIX + document.title;
-  else if (waiting.length === 0 && has && !hereId) document.title = document.title.slice(PREFIX.length);
+  if (others.length > 0 && !has) document.title = PREFIX + document.title;
+  else if (others.length === 0 && has && !hereId) document.title = document.title.slice(PREFIX.length);
 }
 const titleEl = document.querySelector("title");
 if (titleEl) new MutationObserver(applyTitle).observe(titleEl, { childList: true });
