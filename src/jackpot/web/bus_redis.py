@@ -90,7 +90,7 @@ class RedisEventBus(EventBus):
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _deliver(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         for sub in list(self._subs.get(match_id, ())):
