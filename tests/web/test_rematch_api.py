@@ -175,3 +175,31 @@ async def test_accepting_at_once_starts_one_match(make_client) -> None:  # type:
     assert len(new_ids) == 1 and None not in new_ids
     mine = (await players[0][0].get("/api/my/matches")).json()["matches"]
     assert sum(1 for m in mine if m["status"] == "playing") == 1
+
+
+async def test_the_others_are_mailed_about_an_offer(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+    from email import message_from_bytes, policy
+
+    from jackpot.web.actions import utcnow
+    from jackpot.web.notify import GRACE, mail_step
+
+    players = await people(make_client, 3)
+    (ana, ana_name), (ben, ben_name), (cid, _) = players
+    mid = (await finished_match(players, deadline=86400))["id"]
+    t0 = utcnow()
+    await ana.post(f"/api/matches/{mid}/rematch", json={})
+    await cid.post(f"/api/matches/{mid}/rematch", json={})  # Cid accepts within the grace
+    assert await mail_step(app.state.db, settings, t0 + GRACE / 2) == 0
+    assert await mail_step(app.state.db, settings, t0 + GRACE + timedelta(seconds=5)) == 1
+    [path] = sorted(settings.outbox_dir.glob("*.eml"))
+    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert msg["To"] == f"{ben_name.lower()}@example.org"  # not Cid, who accepted
+    assert msg["Subject"] == f"{ana_name} offers you a rematch of your Classic match"
+    assert f"/matches/{mid}" in msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    # Ben declines: the offer is closed, and a later offer mails again.
+    await ben.post(f"/api/matches/{mid}/rematch/decline")
+    t1 = utcnow()
+    await cid.post(f"/api/matches/{mid}/rematch", json={})
+    assert await mail_step(app.state.db, settings, t1 + timedelta(hours=2)) == 2  # Ana and Ben
+    assert len(list(settings.outbox_dir.glob("*.eml"))) == 3

@@ -46,7 +46,7 @@ from jackpot.web import models as t
 from jackpot.web.actions import iso, utcnow
 from jackpot.web.db import Database
 from jackpot.web.mail import send_mail
-from jackpot.web.models_notify import mail_prefs, notices
+from jackpot.web.models_notify import mail_prefs, notices, rematch_offers
 from jackpot.web.settings import Settings
 
 log = logging.getLogger("jackpot.notify")
@@ -152,6 +152,33 @@ async def note_due(
         await conn.execute(_insert_ignore(conn, notices, "key"), rows)
 
 
+async def note_rematch(
+    conn: AsyncConnection, match_id: str, seat_rows: list[Any], by: int, version: int, now: datetime
+) -> None:
+    """A fresh rematch offer: tell the other people of the match (they may have left
+    its page long ago). One notice per seat per offer; it is dropped unsent if the
+    seat accepts or the offer closes first."""
+    rows = [
+        {
+            "key": f"rematch:{match_id}:{version}:{s['seat']}",
+            "user_id": s["user_id"],
+            "match_id": match_id,
+            "seat": s["seat"],
+            "kind": "rematch",
+            "round": version,
+            "due_at": None,
+            "status": "pending",
+            "attempts": 0,
+            "created_at": now,
+            "send_after": now + GRACE,
+        }
+        for s in seat_rows
+        if not s["is_bot"] and s["user_id"] is not None and s["seat"] != by
+    ]
+    if rows:
+        await conn.execute(_insert_ignore(conn, notices, "key"), rows)
+
+
 # -- preferences and unsubscribe links -------------------------------------------------
 
 
@@ -205,11 +232,13 @@ class Item:
     """One line of a mail: a match waiting for the player."""
 
     notice_ids: list[int]
-    kind: str  # "turn" or "reminder"
+    kind: str  # "turn", "reminder" or "rematch"
     match_id: str
     variant: str
     opponents: list[str]
     due_at: datetime | None
+    #: Who offers the rematch.
+    by: str | None = None
 
 
 def human_left(delta: timedelta) -> str:
@@ -249,19 +278,29 @@ def compose(
         if reminders:
             left = human_left(i.due_at - now) if i.due_at else "little time"
             subject = f"Reminder: {left} left for your throw against {against(i)}"
+        elif i.kind == "rematch":
+            subject = f"{i.by} offers you a rematch of your {variant} match"
         else:
             subject = f"Your throw in {variant} against {against(i)}"
     elif reminders:
         subject = f"Time is running out in {len(reminders)} of your matches"
         if len(reminders) == 1:
             subject = f"Time is running out for a throw; {len(items)} matches wait for you"
-    else:
+    elif len(turns) == len(items):
         subject = f"Your throw in {len(turns)} matches"
+    else:
+        subject = f"{len(items)} matches wait for you"
     lines = [f"Hello {name},", ""]
     for i in sorted(items, key=lambda i: (i.kind != "reminder", i.due_at or now)):
         variant = i.variant.capitalize()
         if i.kind == "reminder":
             lines.append(f"Your throw in {variant} against {against(i)} is still waiting.")
+        elif i.kind == "rematch":
+            lines.append(
+                f"{i.by} offers a rematch of your {variant} match against {against(i)}: "
+                "the same seats, variant and deadline, with new dice. It starts when "
+                "everyone has accepted; accept or decline on the match's page."
+            )
         else:
             lines.append(f"It is your throw in {variant} against {against(i)}.")
         if i.due_at is not None:
@@ -325,6 +364,13 @@ async def _release(
     )
 
 
+def _offer_open(n: Any, offer: Any) -> bool:
+    """A rematch notice holds while the offer is open and the seat has not accepted."""
+    if offer is None or offer.status != "open":
+        return False
+    return str(n.seat) not in offer.accepted.split(",")
+
+
 def _still_true(n: Any, match: Any) -> bool:
     """Is what the notice says still so? Checked against the match as it is now."""
     if match is None or match.status != "playing" or match.turn_seat != n.seat:
@@ -367,7 +413,10 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
                             notices.c.send_after <= now,
                             # turn news held back by the hourly cap, which may
                             # ride along if a reminder goes out anyway
-                            and_(notices.c.kind == "turn", notices.c.created_at <= now - GRACE),
+                            and_(
+                                notices.c.kind.in_(("turn", "rematch")),
+                                notices.c.created_at <= now - GRACE,
+                            ),
                         ),
                     )
                     .order_by(notices.c.id)
@@ -390,6 +439,18 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
                     )
                 ).all()
             }
+            offers = {
+                r.match_id: r
+                for r in (
+                    await conn.execute(
+                        select(rematch_offers).where(
+                            rematch_offers.c.match_id.in_(
+                                [n.match_id for n in due if n.kind == "rematch"]
+                            )
+                        )
+                    )
+                ).all()
+            }
             names: dict[str, list[tuple[int, str]]] = {}
             for s in (
                 await conn.execute(
@@ -408,9 +469,13 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
         for n in due:
             match = matches.get(n.match_id)
             wanted = can_mail and pref != "off"
-            if wanted and n.kind == "turn" and pref == "long":
+            if wanted and n.kind != "reminder" and pref == "long":
                 wanted = match is not None and match.deadline_seconds > DEFAULT_MIN_DEADLINE
-            if not wanted or not _still_true(n, match):
+            if n.kind == "rematch":
+                true = _offer_open(n, offers.get(n.match_id))
+            else:
+                true = _still_true(n, match)
+            if not wanted or not true:
                 drop.append(n.id)
                 continue
             item = items.get(n.match_id)
@@ -421,8 +486,11 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
                     n.match_id,
                     match.variant,
                     [nm for seat, nm in sorted(names.get(n.match_id, [])) if seat != n.seat],
-                    match.due_at,
+                    match.due_at if n.kind != "rematch" else None,
                 )
+                if n.kind == "rematch":
+                    by = offers[n.match_id].offered_by
+                    item.by = dict(names.get(n.match_id, [])).get(by, "Another player")
             item.notice_ids.append(n.id)
             if n.kind == "reminder":
                 item.kind = "reminder"  # the more urgent news says it all

@@ -28,6 +28,7 @@ from jackpot.web.actions import Actor, _match_row, _seat_rows, utcnow
 from jackpot.web.deps import bus_of, current_actor, db_of, same_origin
 from jackpot.web.errors import conflict, forbidden, unauthorized
 from jackpot.web.models_notify import rematch_offers
+from jackpot.web.notify import note_rematch
 
 router = APIRouter(prefix="/api")
 
@@ -117,6 +118,7 @@ async def want_rematch(
     offer = await _offer_row(conn, match_id)
     if offer is not None and offer.status == "started":
         return _view(row, seat_rows, offer, actor.user_id), []
+    fresh = offer is None or offer.status == "declined"
     if offer is None:
         await conn.execute(
             insert(rematch_offers).values(
@@ -151,6 +153,9 @@ async def want_rematch(
         if res.rowcount != 1:
             raise conflict("the offer changed meanwhile; try again", "retry")
     offer = await _offer_row(conn, match_id)
+    if fresh and len(_humans(seat_rows)) > 1:
+        # The others may have left the page long ago: they get a mail (notify.py).
+        await note_rematch(conn, match_id, seat_rows, seat, offer.version, utcnow())
     outcomes: list[actions.Outcome] = []
     if not [s for s in _humans(seat_rows) if s["seat"] not in _parse_seats(offer.accepted)]:
         new_id, outcomes = await _start_rematch(conn, row, seat_rows, json.loads(offer.seeds))
