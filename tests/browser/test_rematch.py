@@ -64,6 +64,7 @@ def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type:
         expect(page).not_to_have_url(old_url)
         expect(page).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
     assert ana.url == ben.url
+    new_url = ana.url
     expect(ana.locator("#status")).to_contain_text("Your throw")
     expect(ben.locator("#status")).to_contain_text(f"Ana{tag} to throw")
     expect(ana.locator("h1")).to_contain_text("Jackpot")
@@ -100,5 +101,10 @@ def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type:
     ana.goto(url + "/lobby")
     ana.evaluate("window.jackpotNotify.poll()")
     assert not ana.title().startswith("(Your throw)")
+    # The old match, opened again later, stays put and links to its rematch.
+    ana.goto(old_url)
+    expect(ana.locator("#rematch-link")).to_have_attribute("href", new_url[len(url) :])
+    ana.wait_for_timeout(2500)  # a poll of the rematch box has come and gone
+    assert ana.url == old_url
     ana_ctx.close()
     ben_ctx.close()

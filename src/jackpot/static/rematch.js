@@ -73,13 +73,17 @@ function render() {
   if (!o || o.status !== "started") box.append(seedNote);
 }
 
+// Go to the new match when it starts while this page watches (an old match opened
+// later to look at it stays put, with a link to its rematch).
+let wasOpen = false;
 function follow() {
-  if (view && view.offer && view.offer.status === "started") {
+  const o = view && view.offer;
+  if (o && o.status === "started") {
     clearInterval(timer);
     timer = null;
-    // Every player goes to the new match; it is their throw or soon will be.
-    window.location.assign(`/matches/${view.offer.new_match_id}`);
+    if (wasOpen) window.location.assign(`/matches/${o.new_match_id}`);
   }
+  wasOpen = Boolean(o && o.status === "open");
 }
 
 async function load() {
@@ -102,6 +106,7 @@ async function send(path) {
       credentials: "same-origin",
     });
     const data = await resp.json();
+    wasOpen = true; // this player just acted on the offer: follow it if it starts
     if (resp.ok) view = data;
     else await load();
   } catch { /* the next poll shows where things stand */ }
