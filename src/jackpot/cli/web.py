@@ -90,8 +90,12 @@ def sweep(args: argparse.Namespace) -> int:
         await bus.start()
         try:
             if args.once:
+                from jackpot.web.notify import mail_step
+
                 n = await sweep_once(db, bus)
                 print(f"applied {n} timeout{'s' if n != 1 else ''}")
+                sent = await mail_step(db, settings)
+                print(f"sent {sent} mail{'s' if sent != 1 else ''}")
             else:
                 await run_sweeper(
                     db,
