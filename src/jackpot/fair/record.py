@@ -17,6 +17,7 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any, Literal, TypeAlias, cast
 
+from jackpot.engine.result import Result
 from jackpot.engine.tiles import Variant
 from jackpot.strategy.strength import Strength
 
@@ -95,24 +96,8 @@ class OutEntry:
 RecordEvent: TypeAlias = ThrowEntry | OutEntry
 
 
-@dataclass(frozen=True, slots=True)
-class RecordResult:
-    """The record's ``result``; the same shape as the engine's ``Result.to_dict()``."""
-
-    rounds: int
-    totals: tuple[int, ...]
-    shut: tuple[int | None, ...]
-    places: tuple[int, ...]
-    winners: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rounds": self.rounds,
-            "totals": list(self.totals),
-            "shut": list(self.shut),
-            "places": list(self.places),
-            "winners": list(self.winners),
-        }
+#: The record's ``result`` is exactly the engine's Result (same fields, same JSON).
+RecordResult: TypeAlias = Result
 
 
 @dataclass(frozen=True, slots=True)
