@@ -257,7 +257,6 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from jackpot.fair import (
         Record,
         RecordEvent,
-        RecordResult,
         SeatEntry,
         bot_strength,
         check_client_seed,
@@ -284,7 +283,6 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     log: list[RecordEvent] = []
     append_events(log, events)
     assert match.result is not None
-    result = match.result
     record = Record(
         id=f"m_selfplay_{commitment(server_seed)[:12]}",
         variant=variant,
@@ -295,13 +293,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         server_seed=server_seed,
         client_seed=client_seed,
         events=tuple(log),
-        result=RecordResult(
-            rounds=result.rounds,
-            totals=result.totals,
-            shut=result.shut,
-            places=result.places,
-            winners=result.winners,
-        ),
+        result=match.result,
     )
     text = record.to_json()
     if args.out:
