@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from jackpot.fair.record import (
     FORMAT,
     OutEntry,
     Record,
+    RecordEvent,
     RecordFormatError,
     ThrowEntry,
     parse_record,
@@ -132,6 +133,30 @@ def _check_bot_strengths(record: Record, server_seed: str, checks: list[str]) ->
         checks.append("bot strengths: drawn from the seed as recorded: " + ", ".join(drawn))
 
 
+def resignations_before_cover(events: Sequence[RecordEvent], i: int, match: Match) -> list[int]:
+    """Indices of the resignations that came before the shutting cover of throw entry ``i``.
+
+    A record keeps a cover with its throw, so another seat's resignation made while
+    the cover was pending is listed after it. When the cover shuts the box it may end
+    the match, after which nobody can resign: those outs must have come first, unless
+    they would have left the thrower alone (who would then have won before covering).
+    Only resignations: a timeout is for the seat whose move is due. Applying them
+    first when the cover does not end the match changes nothing, so a replay may
+    always do it. ``match`` is the state with the cover pending. The browser
+    verifier applies the same rule.
+    """
+    thrower = events[i].seat
+    following: list[int] = []
+    for j in range(i + 1, len(events)):
+        out = events[j]
+        if not isinstance(out, OutEntry) or out.seat == thrower or out.reason != "resigned":
+            break
+        following.append(j)
+    leavers = {events[j].seat for j in following}
+    still_in = [s for s in range(match.seats) if match.out[s] is None and s not in leavers]
+    return following if len(still_in) > 1 else []
+
+
 def _replay(record: Record, server_seed: str, checks: list[str]) -> Match:
     match = Match.new(record.variant, len(record.seats))
     strengths: list[Strength | None] = [s.bot for s in record.seats]
@@ -149,33 +174,13 @@ def _replay(record: Record, server_seed: str, checks: list[str]) -> Match:
             outs.append(f"{_seat_name(record, event.seat)} {event.reason}")
             continue
 
-        def resignations_first(m: Match, i: int = i, thrower: int = event.seat) -> Match:
-            """Apply the resignations listed right after a shutting cover's throw first.
-
-            A record keeps a cover with its throw, so another seat's resignation made
-            while the cover was pending is listed after it. When the cover shuts the
-            box it may end the match, after which nobody can resign: those outs must
-            have come first, unless they would have left the thrower alone (who would
-            then have won before covering). Only resignations: a timeout is for the seat
-            whose move is due. The browser verifier applies the same rule.
-            """
-            following: list[int] = []
-            for j in range(i + 1, len(events)):
-                out = events[j]
-                if not isinstance(out, OutEntry) or out.seat == thrower:
-                    break
-                if out.reason != "resigned":
-                    break
-                following.append(j)
-            leavers = {events[j].seat for j in following}
-            still_in = [s for s in range(m.seats) if m.out[s] is None and s not in leavers]
-            if following and len(still_in) > 1:
-                for j in following:
-                    entry = events[j]
-                    assert isinstance(entry, OutEntry)
-                    m = _leave(record, m, entry, j)
-                    outs.append(f"{_seat_name(record, entry.seat)} {entry.reason}")
-                    handled.add(j)
+        def resignations_first(m: Match, i: int = i) -> Match:
+            for j in resignations_before_cover(events, i, m):
+                entry = events[j]
+                assert isinstance(entry, OutEntry)
+                m = _leave(record, m, entry, j)
+                outs.append(f"{_seat_name(record, entry.seat)} {entry.reason}")
+                handled.add(j)
             return m
 
         match = _throw(record, match, event, server_seed, strengths[event.seat], resignations_first)

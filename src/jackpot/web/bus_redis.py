@@ -92,15 +92,6 @@ class RedisEventBus(EventBus):
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
-    def _deliver(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
-        for sub in list(self._subs.get(match_id, ())):
-            for ev in events:
-                try:
-                    sub.queue.put_nowait(ev)
-                except asyncio.QueueFull:
-                    self._end(sub)
-                    break
-
     async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         """Send after commit. A failure is logged, not raised: the action is already
         committed and acknowledged, and watchers recover it from the database."""

@@ -20,6 +20,7 @@ from typing import Any
 from jackpot.engine import Match, MatchEnded, TurnEnded, Variant
 from jackpot.engine.tiles import options as options_for
 from jackpot.fair.record import OutEntry, Record, ThrowEntry, parse_record
+from jackpot.fair.verify import resignations_before_cover
 from jackpot.strategy.analysis import analyse
 
 
@@ -178,26 +179,12 @@ def review(source: Record | Mapping[str, Any] | str) -> Review:
                 sr.best_choices += given == 0
                 sr.given_away += given
             if set(chosen) == set(open_before):
-                # A cover stays with its throw in the record, so resignations made
-                # while it was pending are listed after it; when it shuts the box
-                # (possibly ending the match) they happened first. Same rule as
-                # fair.verify.
-                following = []
-                for j in range(i + 1, len(events)):
-                    out = events[j]
-                    if not isinstance(out, OutEntry) or out.seat == event.seat:
-                        break
-                    if out.reason != "resigned":
-                        break
-                    following.append(j)
-                leavers = {events[j].seat for j in following}
-                still_in = [s for s in range(m.seats) if m.out[s] is None and s not in leavers]
-                if following and len(still_in) > 1:
-                    for j in following:
-                        out_j = events[j]
-                        assert isinstance(out_j, OutEntry)
-                        m = leave(m, out_j)
-                        applied_early.add(j)
+                # Resignations listed after a shutting cover came before it.
+                for j in resignations_before_cover(events, i, m):
+                    out_j = events[j]
+                    assert isinstance(out_j, OutEntry)
+                    m = leave(m, out_j)
+                    applied_early.add(j)
             before = m
             try:
                 m, evs = m.cover(event.seat, chosen)
