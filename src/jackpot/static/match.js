@@ -19,6 +19,7 @@ function seatName(i) {
   if (!s) return `Seat ${i + 1}`;
   return s.you ? "You" : (s.name || `Seat ${i + 1}`);
 }
+function isYou(i) { return Boolean(state.seats[i] && state.seats[i].you); }
 function mySeat() { return state.seats.findIndex((s) => s.you); }
 function myTurn() {
   return state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
@@ -70,10 +71,10 @@ function logEvent(ev) {
     }
     case "turn_ended":
       if (ev.shut) addLog(`${seatName(ev.seat)} shut the box in ${ev.throws} throws: a jackpot!`, "jackpot");
-      else addLog(`${seatName(ev.seat)} scores ${ev.score} this turn (total ${ev.total})`, "score");
+      else addLog(`${seatName(ev.seat)} ${isYou(ev.seat) ? "score" : "scores"} ${ev.score} this turn (total ${ev.total})`, "score");
       break;
     case "seat_out":
-      addLog(`${seatName(ev.seat)} ${ev.reason === "timeout" ? "ran out of time and is out" : "resigned"}`, "out");
+      addLog(`${seatName(ev.seat)} ${ev.reason === "timeout" ? `ran out of time and ${isYou(ev.seat) ? "are" : "is"} out` : "resigned"}`, "out");
       break;
     case "joined": addLog(`${ev.name} took seat ${ev.seat + 1}`); break;
     case "started": addLog("Every seat is taken: the match starts"); break;
