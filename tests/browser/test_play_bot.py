@@ -67,6 +67,13 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
     seed = page.locator("#server-seed").inner_text()
     assert len(seed) == 64 and seed != commitment
     assert page.locator("#log li").count() > 3
+    # A reload rebuilds the log from the record: the same lines, turn scores and
+    # the jackpot included, as the live events wrote.
+    live_log = page.locator("#log").inner_text()
+    assert "this turn (total" in live_log or "a jackpot!" in live_log
+    page.reload()
+    expect(page.locator("#log li")).to_have_count(len(live_log.splitlines()))
+    assert page.locator("#log").inner_text() == live_log
 
 
 def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no-untyped-def]
@@ -115,3 +122,23 @@ def test_classic_tiles_clicked_one_by_one_build_a_set(page: Page, live_server) -
             expect(page.locator(f".tile[data-tile='{tile}']")).to_have_class(re.compile("covered"))
         return
     raise AssertionError("no throw offered a set of two or more tiles in this practice turn")
+
+
+def test_practice_ends_as_practice_and_a_resignation_is_named(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """Alone, nobody "wins": the end says practice is over. Against the bot, the
+    result says who resigned, and the odds switch goes away once nothing is left."""
+    page.goto(live_server.url + "/")
+    page.click("text=Practise Jackpot alone")
+    expect(page.locator("h1")).to_contain_text("practice")
+    play_until_over(page)
+    expect(page.locator("#result h2")).to_have_text(re.compile(r"^Practice over: you "))
+    expect(page.locator("#show-odds")).to_be_hidden()
+
+    page.goto(live_server.url + "/")
+    page.click("#play-bot")
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    page.click("#resign")
+    expect(page.locator("#resign-confirm")).to_be_visible()
+    page.click("#resign-yes")
+    expect(page.locator("#result h2")).to_have_text("Bot wins")
+    expect(page.locator("#result li").last).to_contain_text("You (total 0, resigned)")

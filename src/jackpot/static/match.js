@@ -36,20 +36,49 @@ function addLog(text, cls) {
   return li;
 }
 
+function scoreLine(seat, score, total) {
+  return addLog(`${seatName(seat)} ${isYou(seat) ? "score" : "scores"} ${score} this turn (total ${total})`, "score");
+}
+function jackpotLine(seat, throws) {
+  return addLog(`${seatName(seat)} shut the box in ${throws} throws: a jackpot!`, "jackpot");
+}
+
+// The log after a (re)load, rebuilt from the record: the same lines the live events
+// give, turn scores and jackpots included, so a reload does not lose them.
 function logFromRecord(rec) {
   logEl.textContent = "";
   pendingLi = null;
+  const totals = rec.seats.map(() => 0);
+  let turnSeat = null; // the seat whose turn is under way
+  let open = new Set();
+  let throws = 0;
   for (const e of rec.events) {
     if (e.type === "out") {
       addLog(`${seatName(e.seat)} ${e.reason === "timeout" ? "ran out of time" : "resigned"}`, "out");
-    } else if (e.cover === null) {
+      if (e.seat === turnSeat) turnSeat = null;
+      continue;
+    }
+    if (e.seat !== turnSeat) {
+      turnSeat = e.seat;
+      open = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      throws = 0;
+    }
+    throws += 1;
+    if (e.cover === null) {
       pendingLi = addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}`);
     } else if (e.cover.length === 0) {
       addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}: nothing reachable, turn passes`, "dead");
+      const score = [...open].reduce((a, b) => a + b, 0);
+      totals[e.seat] += score;
+      scoreLine(e.seat, score, totals[e.seat]);
+      turnSeat = null;
     } else {
       addLog(`${seatName(e.seat)} threw ${diceText(e.dice)} and covered ${optText(e.cover)}`);
+      e.cover.forEach((n) => open.delete(n));
+      if (open.size === 0) { jackpotLine(e.seat, throws); turnSeat = null; }
     }
   }
+  if (rec.result) addLog("The match is over");
 }
 
 function logEvent(ev) {
@@ -70,8 +99,8 @@ function logEvent(ev) {
       break;
     }
     case "turn_ended":
-      if (ev.shut) addLog(`${seatName(ev.seat)} shut the box in ${ev.throws} throws: a jackpot!`, "jackpot");
-      else addLog(`${seatName(ev.seat)} ${isYou(ev.seat) ? "score" : "scores"} ${ev.score} this turn (total ${ev.total})`, "score");
+      if (ev.shut) jackpotLine(ev.seat, ev.throws);
+      else scoreLine(ev.seat, ev.score, ev.total);
       break;
     case "seat_out":
       addLog(`${seatName(ev.seat)} ${ev.reason === "timeout" ? `ran out of time and ${isYou(ev.seat) ? "are" : "is"} out` : "resigned"}`, "out");
@@ -190,6 +219,7 @@ function statusText() {
   if (state.status === "finished") return "";
   if (!t) return "";
   if (myTurn()) {
+    if (t.dice === null && t.one_die) return "Your throw. The 7, 8 and 9 are covered, so you may throw one die or two. Space throws two.";
     if (t.dice === null) return "Your throw. Press Throw (or Space).";
     if (state.variant === "classic") {
       return `You threw ${diceText(t.dice)} (total ${t.dice.reduce((a, b) => a + b, 0)}). Pick tiles adding up to it, or choose a set below.`;
@@ -215,7 +245,9 @@ function renderResult() {
   const r = state.result;
   const h = document.createElement("h2");
   const me = mySeat();
-  if (r.winners.length === 0) h.textContent = "Match over";
+  const practice = state.seats.length === 1;
+  if (practice) h.textContent = r.shut[0] !== null ? `Practice over: you shut the box in ${r.shut[0]} throws!` : `Practice over: you scored ${r.totals[0]}`;
+  else if (r.winners.length === 0) h.textContent = "Match over";
   else if (me >= 0 && r.winners.includes(me)) h.textContent = r.winners.length > 1 ? "A draw: you share the win" : "You win!";
   else h.textContent = r.winners.length > 1 ? `A draw between ${r.winners.map(seatName).join(" and ")}` : `${seatName(r.winners[0])} wins`;
   el.append(h);
@@ -224,7 +256,8 @@ function renderResult() {
   for (const i of order) {
     const li = document.createElement("li");
     const shut = r.shut[i] !== null ? `, shut the box in ${r.shut[i]} throws` : "";
-    li.textContent = `Place ${r.places[i]}: ${seatName(i)} (total ${r.totals[i]}${shut})`;
+    const out = state.seats[i].out === "resigned" ? ", resigned" : state.seats[i].out === "timeout" ? ", ran out of time" : "";
+    li.textContent = `Place ${r.places[i]}: ${seatName(i)} (total ${r.totals[i]}${shut}${out})`;
     ol.append(li);
   }
   el.append(ol);

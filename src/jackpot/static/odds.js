@@ -27,7 +27,9 @@ let asked = 0;
 
 async function refresh() {
   const ticket = ++asked;
-  if (!box.checked) {
+  // Nothing left to choose once the match is over.
+  panel.hidden = !document.getElementById("result").hidden;
+  if (!box.checked || panel.hidden) {
     out.replaceChildren();
     return;
   }
