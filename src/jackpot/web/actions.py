@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
@@ -367,6 +367,25 @@ async def timeout(
 
 # -- the transaction helper ----------------------------------------------------
 
+# The hot path's statements are built once, with bound parameters, rather than on
+# every call: building a Core expression and computing its cache key cost more
+# than SQLite's own work on the statement (docs/benchmarks.md). A prebuilt
+# statement keeps its cache key, so each execution goes straight to the compiled
+# form in the engine's cache.
+_MATCH = select(t.matches).where(t.matches.c.id == bindparam("match_id"))
+_MATCH_LOCKED = _MATCH.with_for_update()
+_SEATS = (
+    select(t.seats).where(t.seats.c.match_id == bindparam("match_id")).order_by(t.seats.c.seat)
+)
+_INSERT_EVENTS = insert(t.match_events)
+_INSERT_RECORD = insert(t.record_events)
+#: The conditional write of a match row: the columns to set come from the keys of
+#: the parameters (the bound names differ from the column names on purpose).
+_SAVE_MATCH = update(t.matches).where(
+    t.matches.c.id == bindparam("b_id"), t.matches.c.version == bindparam("b_version")
+)
+
+
 
 async def _match_row(conn: AsyncConnection, match_id: str, lock: bool = False) -> Any:
     """The match row; ``lock`` for a write transaction that will change it.
@@ -377,26 +396,22 @@ async def _match_row(conn: AsyncConnection, match_id: str, lock: bool = False) -
     new state and gets the engine's refusal. SQLite ignores it: its single writer
     already serialises every write transaction.
     """
-    query = select(t.matches).where(t.matches.c.id == match_id)
-    if lock:
-        query = query.with_for_update()
-    row = (await conn.execute(query)).mappings().first()
+    query = _MATCH_LOCKED if lock else _MATCH
+    row = (await conn.execute(query, {"match_id": match_id})).mappings().first()
     if row is None:
         raise not_found(f"there is no match {match_id}")
     return row
 
 
 async def _seat_rows(conn: AsyncConnection, match_id: str) -> list[Any]:
-    res = await conn.execute(
-        select(t.seats).where(t.seats.c.match_id == match_id).order_by(t.seats.c.seat)
-    )
+    res = await conn.execute(_SEATS, {"match_id": match_id})
     return list(res.mappings().all())
 
 
 async def _store_events(conn: AsyncConnection, match_id: str, events: list[dict[str, Any]]) -> None:
     if events:
         await conn.execute(
-            insert(t.match_events),
+            _INSERT_EVENTS,
             [{"match_id": match_id, "seq": e["seq"], "data": json.dumps(e)} for e in events],
         )
 
@@ -525,7 +540,7 @@ class _Tx:
                 .values(cover=text)
             )
         if new_rows:
-            await conn.execute(insert(t.record_events), new_rows)
+            await conn.execute(_INSERT_RECORD, new_rows)
         # Deadline: runs for each throw from the moment it became due (a pending
         # cover belongs to its throw, so the deadline is not renewed by a throw).
         due_at = row["due_at"]
@@ -570,9 +585,7 @@ class _Tx:
                 result=m.result.to_dict() if m.result else None,
             )
         res = await conn.execute(
-            update(t.matches)
-            .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
-            .values(**values)
+            _SAVE_MATCH, {"b_id": match_id, "b_version": row["version"], **values}
         )
         if res.rowcount != 1:
             raise conflict("the match changed meanwhile; reload and try again", "retry")
