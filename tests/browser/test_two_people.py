@@ -82,3 +82,20 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
     assert ben.locator("#log li", has_text=f"Ana{tag} threw").count() >= 1
     ana_ctx.close()
     ben_ctx.close()
+
+
+def test_new_match_form_offers_only_bots_the_seats_allow(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+    sign_up(page, live_server.url, f"Form{secrets.token_hex(2)}")
+    page.goto(live_server.url + "/matches/new")
+    bots = page.locator("select[name=bots]")
+    disabled = (
+        "[...document.querySelectorAll('select[name=bots] option')]"
+        ".filter(o => o.disabled).map(o => o.value)"
+    )
+    assert page.evaluate(disabled) == ["2", "3"]  # two seats: at most one bot
+    page.select_option("select[name=seats]", "4")
+    bots.select_option("3")
+    assert page.evaluate(disabled) == []
+    page.select_option("select[name=seats]", "3")
+    expect(bots).to_have_value("2")
+    assert page.evaluate(disabled) == ["3"]

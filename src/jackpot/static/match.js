@@ -116,6 +116,7 @@ function logEvent(ev) {
 function render() {
   // Exposed for tests and assistive tooling: is the page settled after our last move?
   root.dataset.seq = String(state.seq);
+  root.dataset.status = state.status; // the board dims once the match is over
   root.dataset.settled = !busy && state.seq >= awaitedSeq ? "1" : "0";
   $("round").textContent = state.status === "waiting" ? "Waiting for players" : `Round ${state.round}`;
   const seatsEl = $("seats");
