@@ -100,3 +100,14 @@ async def test_leaving_before_the_start(make_client) -> None:  # type: ignore[no
 async def test_guests_are_sent_to_sign_up_for_people_matches(client: httpx.AsyncClient) -> None:
     r = await client.get("/matches/new")
     assert r.status_code == 303 and r.headers["location"].startswith("/signup")
+
+
+async def test_the_lobby_tells_you_which_match_is_yours(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    mid = (await ana.post("/api/matches", json={"seats": 2, "bots": 0})).json()["id"]
+    mine = (await ana.get("/lobby")).text
+    assert f'<a href="/matches/{mid}">Your match: waiting</a>' in mine
+    assert "Look and join" not in mine
+    assert f'<a href="/matches/{mid}">Look and join</a>' in (await ben.get("/lobby")).text
