@@ -11,13 +11,25 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import (
+    Delete,
+    Select,
+    Update,
+    bindparam,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from jackpot.web import models as t
 from jackpot.web.actions import Actor, utcnow
@@ -93,21 +105,104 @@ async def new_credential(
     return token
 
 
+#: The credential lookup of every request, built once per kind of credential (a
+#: prebuilt statement skips building the expression and its cache key each time).
+_ACTOR_QUERIES: dict[tuple[str, ...], Select[Any]] = {}
+
+
+class ActorCache:
+    """Who a credential belongs to, remembered for at most ``TTL`` seconds.
+
+    The lookup is a read transaction on every request; this saves it for a client
+    that sends several requests a second. Within the process it is never stale:
+    ``watch`` clears it whenever a statement changes the users or credentials
+    tables (log-out, sign-up, password change or reset, renaming, the guest sweep)
+    and again when that transaction ends, and an answer read while such a change
+    was under way is not kept (``generation``). Another process's change (a log-out
+    served by another worker) is seen here at most ``TTL`` seconds later.
+    """
+
+    TTL = 1.0
+    MAX_ENTRIES = 10_000
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self._entries: dict[tuple[tuple[str, ...], str], tuple[float, Actor, datetime | None]] = {}
+
+    def get(self, key: tuple[tuple[str, ...], str]) -> Actor | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        stored, actor, expires_at = entry
+        if time.monotonic() - stored > self.TTL or (
+            expires_at is not None and expires_at < utcnow()
+        ):
+            self._entries.pop(key, None)
+            return None
+        return actor
+
+    def put(
+        self,
+        key: tuple[tuple[str, ...], str],
+        actor: Actor,
+        expires_at: datetime | None,
+        generation: int,
+    ) -> None:
+        if generation != self.generation:
+            return  # a change to credentials or users began meanwhile
+        if len(self._entries) >= self.MAX_ENTRIES:
+            self._entries.clear()
+        self._entries[key] = (time.monotonic(), actor, expires_at)
+
+    def invalidate(self) -> None:
+        self.generation += 1
+        self._entries.clear()
+
+    def watch(self, engine: AsyncEngine) -> None:
+        """Clear on every UPDATE or DELETE of users or credentials run on ``engine``,
+        and mark the connection so that ``Database.write`` clears again once the
+        transaction has ended (readers may have seen the old rows until then)."""
+
+        @event.listens_for(engine.sync_engine, "before_execute")
+        def _before_execute(conn: Any, clause: Any, *_args: Any) -> None:
+            if isinstance(clause, Update | Delete) and (
+                clause.table is t.users or clause.table is t.credentials
+            ):
+                conn.info[DIRTY] = True
+                self.invalidate()
+
+
+#: Set in a connection's ``info`` by ``ActorCache.watch``.
+DIRTY = "jackpot.actors_changed"
+
+
+async def lookup_token(
+    conn: AsyncConnection, token: str, kinds: tuple[str, ...]
+) -> tuple[Actor, datetime | None] | None:
+    """The actor a live credential belongs to, and when the credential expires."""
+    if not token or len(token) > 200:
+        return None
+    query = _ACTOR_QUERIES.get(kinds)
+    if query is None:
+        query = _ACTOR_QUERIES[kinds] = (
+            select(t.users.c.id, t.users.c.name, t.users.c.is_guest, t.credentials.c.expires_at)
+            .join(t.credentials, t.credentials.c.user_id == t.users.c.id)
+            .where(
+                t.credentials.c.token_hash == bindparam("token_hash"),
+                t.credentials.c.kind.in_(kinds),
+            )
+        )
+    row = (await conn.execute(query, {"token_hash": token_hash(token)})).first()
+    if row is None or (row.expires_at is not None and row.expires_at < utcnow()):
+        return None
+    return Actor(user_id=row.id, name=row.name, is_guest=bool(row.is_guest)), row.expires_at
+
+
 async def actor_for_token(
     conn: AsyncConnection, token: str, kinds: tuple[str, ...]
 ) -> Actor | None:
-    if not token or len(token) > 200:
-        return None
-    row = (
-        await conn.execute(
-            select(t.users.c.id, t.users.c.name, t.users.c.is_guest, t.credentials.c.expires_at)
-            .join(t.credentials, t.credentials.c.user_id == t.users.c.id)
-            .where(t.credentials.c.token_hash == token_hash(token), t.credentials.c.kind.in_(kinds))
-        )
-    ).first()
-    if row is None or (row.expires_at is not None and row.expires_at < utcnow()):
-        return None
-    return Actor(user_id=row.id, name=row.name, is_guest=bool(row.is_guest))
+    found = await lookup_token(conn, token, kinds)
+    return None if found is None else found[0]
 
 
 async def create_guest(conn: AsyncConnection) -> tuple[Actor, str]:

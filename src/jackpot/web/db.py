@@ -22,6 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from jackpot.web import sqlite_inline
+from jackpot.web.auth import DIRTY, ActorCache
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 #: PostgreSQL advisory lock key held while migrating (any constant unique to this app).
@@ -77,16 +78,30 @@ class Database:
             self.writer = create_async_engine(url, pool_size=10, max_overflow=10)
             self.reader = self.writer
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        #: Who each credential belongs to, for a second (auth.ActorCache).
+        self.actors = ActorCache()
+        self.actors.watch(self.writer)
+        if self.reader is not self.writer:
+            self.actors.watch(self.reader)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
         """One transaction on the writer; committed on leaving, rolled back on error."""
-        if self._write_lock is None:
-            async with self.writer.begin() as conn:
+        info: dict[Any, Any] = {}
+        try:
+            if self._write_lock is None:
+                async with self.writer.begin() as conn:
+                    info = conn.sync_connection.info  # type: ignore[union-attr]
+                    yield conn
+                return
+            async with self._write_lock, self.writer.begin() as conn:
+                info = conn.sync_connection.info  # type: ignore[union-attr]
                 yield conn
-            return
-        async with self._write_lock, self.writer.begin() as conn:
-            yield conn
+        finally:
+            # A transaction that changed users or credentials has now ended: forget
+            # what readers may have cached from the rows it replaced.
+            if info.pop(DIRTY, False):
+                self.actors.invalidate()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:

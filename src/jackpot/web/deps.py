@@ -39,13 +39,21 @@ async def current_actor(request: Request) -> Actor | None:
         return cached  # type: ignore[no-any-return]
     actor: Actor | None = None
     header = request.headers.get("authorization", "")
-    async with db_of(request).read() as conn:
-        if header.lower().startswith("bearer "):
-            actor = await auth.actor_for_token(conn, header[7:].strip(), ("token",))
-        else:
-            cookie = request.cookies.get(auth.SESSION_COOKIE)
-            if cookie:
-                actor = await auth.actor_for_token(conn, cookie, ("session",))
+    if header.lower().startswith("bearer "):
+        token, kinds = header[7:].strip(), ("token",)
+    else:
+        token, kinds = request.cookies.get(auth.SESSION_COOKIE) or "", ("session",)
+    if token and len(token) <= 200:
+        db = db_of(request)
+        key = (kinds, auth.token_hash(token))
+        actor = db.actors.get(key)
+        if actor is None:
+            generation = db.actors.generation
+            async with db.read() as conn:
+                found = await auth.lookup_token(conn, token, kinds)
+            if found is not None:
+                actor = found[0]
+                db.actors.put(key, actor, found[1], generation)
     request.scope["jackpot.actor"] = actor
     return actor
 
