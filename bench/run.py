@@ -193,6 +193,10 @@ async def sign_up_all(host: str, port: int, n: int, parallel: int = 8) -> list[s
 
 
 def next_move(state: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None:
+    """(seat, action, body) for whoever must move, or None once finished.
+
+    The multi-process tests drive their matches with this too.
+    """
     turn = state["turn"]
     if state["status"] != "playing" or turn is None:
         return None

@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from bench.run import next_move as next_move  # re-exported for the tests
 
 from testdb import create_pg_database, drop_pg_database, sqlite_url
 
@@ -164,16 +165,6 @@ async def new_people_match(
     state: dict[str, Any] = r.json()
     assert state["status"] == "playing"
     return state
-
-
-def next_move(state: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None:
-    """(seat, action, body) for whoever must move, or None once finished."""
-    turn = state["turn"]
-    if state["status"] != "playing" or turn is None:
-        return None
-    if turn["dice"] is None:
-        return turn["seat"], "throw", {"dice": 2}
-    return turn["seat"], "cover", {"tiles": turn["options"][0]}
 
 
 class Watcher:
