@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web import models as t
 from jackpot.web.actions import iso
+from jackpot.web.profiles import seats_of
 
 
 async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[str, Any]]:
@@ -53,7 +54,13 @@ async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[st
 
 async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> list[dict[str, Any]]:
     """The player's matches: those where it is their throw first (soonest deadline
-    first), then the other live ones, then the finished ones, newest first."""
+    first), then the ones under way, those waiting for players, and the finished
+    ones, newest first (the same order on SQLite and PostgreSQL, which sort nulls
+    apart).
+
+    Each names its opponents and whose throw it is, with that throw's deadline
+    whoever must make it, so the list answers "what is waiting on whom" without
+    opening every match. Two queries, however many matches."""
     your_turn = and_(t.matches.c.status == "playing", t.matches.c.turn_seat == t.seats.c.seat)
     rows = (
         await conn.execute(
@@ -62,6 +69,7 @@ async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> l
                 t.matches.c.variant,
                 t.matches.c.status,
                 t.matches.c.due_at,
+                t.matches.c.turn_seat,
                 t.matches.c.created_at,
                 t.matches.c.result,
                 t.seats.c.seat,
@@ -70,27 +78,46 @@ async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> l
             .join(t.seats, t.seats.c.match_id == t.matches.c.id)
             .where(t.seats.c.user_id == user_id, t.seats.c.is_bot.is_(False))
             .order_by(
-                case((your_turn, 0), (t.matches.c.status != "finished", 1), else_=2),
+                case(
+                    (your_turn, 0),
+                    (t.matches.c.status == "playing", 1),
+                    (t.matches.c.status == "waiting", 2),
+                    else_=3,
+                ),
+                t.matches.c.due_at.is_(None),  # a bot's throw (no clock) after the clocks
                 t.matches.c.due_at,
                 t.matches.c.created_at.desc(),
             )
             .limit(limit)
         )
     ).all()
-    out = []
-    for r in rows:
-        result = r.result or {}
-        place = result.get("places", [None] * 5)[r.seat] if result else None
-        out.append(
-            {
-                "id": r.id,
-                "variant": r.variant,
-                "status": r.status,
-                "your_turn": bool(r.your_turn),
-                "due_at": iso(r.due_at) if r.your_turn else None,
-                "seat": r.seat,
-                "place": place,
-                "created": iso(r.created_at),
-            }
-        )
-    return out
+    seats = await seats_of(conn, [r.id for r in rows], user_id)
+    return [_my_row(r, seats[r.id]) for r in rows]
+
+
+def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row of "My matches": the match, who else sits in it, and whose throw it is."""
+    result = r.result or {}
+    places = result.get("places") or []
+    playing = r.status == "playing"
+    turn = next((s for s in seats if playing and s["seat"] == r.turn_seat), None)
+    return {
+        "id": r.id,
+        "variant": r.variant,
+        "status": r.status,
+        "your_turn": bool(r.your_turn),
+        "due_at": iso(r.due_at) if playing else None,
+        "seat": r.seat,
+        "place": places[r.seat] if r.seat < len(places) else None,
+        "created": iso(r.created_at),
+        "opponents": [_opponent(s) for s in seats if s["seat"] != r.seat],
+        "turn_seat": turn["seat"] if turn else None,
+        "turn_name": turn["name"] if turn else None,
+        "turn_bot": bool(turn and turn["bot"]),
+    }
+
+
+def _opponent(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the list shows it; a free seat has no name. Strengths stay out:
+    the list has no room for them and the match page shows them at the end."""
+    return {"name": seat["name"], "bot": seat["bot"], "profile": seat["profile"]}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -32,6 +31,7 @@ from jackpot.web.deps import (
 )
 from jackpot.web.errors import ApiError
 from jackpot.web.listing import lobby_matches, my_matches
+from jackpot.web.profiles import match_seats, seat_links
 from jackpot.web.resets import confirm_reset, request_reset
 from jackpot.web.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.views import load_state
@@ -210,8 +210,10 @@ async def new_match(request: Request) -> Response:
 @router.get("/matches/{match_id}")
 async def match_page(match_id: str, request: Request) -> Response:
     actor = await current_actor(request)
+    viewer = actor.user_id if actor else None
     async with db_of(request).read() as conn:
-        state = await load_state(conn, match_id, actor.user_id if actor else None)
+        state = await load_state(conn, match_id, viewer)
+        seats = seat_links(await match_seats(conn, match_id, viewer))
     seated = any(s["you"] for s in state["seats"])
     can_join = (
         state["status"] == "waiting"
@@ -224,6 +226,7 @@ async def match_page(match_id: str, request: Request) -> Response:
         {
             "state": state,
             "state_json": json.dumps(state).replace("<", "\\u003c"),
+            "seats_json": json.dumps({"seats": seats}).replace("<", "\\u003c"),
             "seated": seated,
             "can_join": can_join,
             "seed": secrets.token_hex(8),
@@ -258,9 +261,6 @@ async def my_page(request: Request) -> Response:
     if actor is not None:
         async with db_of(request).read() as conn:
             matches = await my_matches(conn, actor.user_id)
-    for m in matches:
-        if m["due_at"]:
-            m["due_dt"] = datetime.fromisoformat(m["due_at"].replace("Z", "+00:00"))
     return await render(request, "my_matches.html", {"matches": matches})
 
 

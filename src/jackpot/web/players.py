@@ -27,10 +27,11 @@ from jackpot.engine import FULL, Variant
 from jackpot.strategy.solver import expected_score_min, p_shut_max
 from jackpot.web import models as t
 from jackpot.web import models_ratings as r
-from jackpot.web.actions import iso
+from jackpot.web.actions import Actor, iso
 from jackpot.web.charts import Series, legend, line_chart
 from jackpot.web.deps import current_actor, db_of
 from jackpot.web.errors import ApiError, invalid, not_found
+from jackpot.web.profiles import match_seats, seat_links, seats_of
 from jackpot.web.ratings import PROVISIONAL_SIGMA, display_rating
 from jackpot.web.review import Review, review
 from jackpot.web.views import load_record
@@ -297,7 +298,10 @@ async def history_data(
     outcome: str | None,
     page: int,
     per_page: int = HISTORY_PER_PAGE,
+    viewer_id: int | None = None,
 ) -> dict[str, Any]:
+    """One page of a player's finished matches, newest first. Opponents' names link
+    to the profiles ``viewer_id`` may open (profiles.py); three queries a page."""
     cond = r.seat_stats.c.user_id == user_id
     if variant:
         cond = cond & (r.seat_stats.c.variant == variant)
@@ -317,20 +321,10 @@ async def history_data(
             .offset((page - 1) * per_page)
         )
     ).all()
-    ids = [x.match_id for x in rows]
-    names: dict[str, list[str]] = {i: [] for i in ids}
-    if ids:
-        for s in (
-            await conn.execute(
-                select(t.seats.c.match_id, t.seats.c.seat, t.seats.c.name, t.seats.c.is_bot)
-                .where(t.seats.c.match_id.in_(ids))
-                .order_by(t.seats.c.match_id, t.seats.c.seat)
-            )
-        ).all():
-            names[s.match_id].append(s.name or "?")
+    seats = await seats_of(conn, [x.match_id for x in rows], viewer_id)
     matches = []
     for x in rows:
-        others = [n for i, n in enumerate(names.get(x.match_id, [])) if i != x.seat]
+        others = [o for o in seats.get(x.match_id, []) if o["seat"] != x.seat]
         matches.append(
             {
                 "id": x.match_id,
@@ -340,7 +334,11 @@ async def history_data(
                 "rated": x.humans >= 2,
                 "place": x.place,
                 "outcome": x.outcome,
-                "opponents": others,
+                "opponents": [o["name"] or "?" for o in others],
+                "opponent_seats": [
+                    {"name": o["name"] or "?", "bot": o["bot"], "profile": o["profile"]}
+                    for o in others
+                ],
                 "turns": x.turns,
                 "jackpots": x.jackpots,
                 "average_score": x.score_sum / x.turns if x.turns else None,
@@ -353,6 +351,11 @@ async def history_data(
         "pages": max(1, -(-total // per_page)),
         "matches": matches,
     }
+
+
+def _viewer(actor: Actor | None) -> int | None:
+    """Whose eyes a page is for: names link to the profiles they may open."""
+    return actor.user_id if actor else None
 
 
 def _filters(variant: str | None, result: str | None) -> tuple[str | None, str | None]:
@@ -373,7 +376,9 @@ async def profile_html(name: str, request: Request) -> Response:
     async with db_of(request).read() as conn:
         player = await _player(conn, name, actor.user_id if actor else None)
         data = await profile_data(conn, player.id)
-        recent = await history_data(conn, player.id, None, None, 1, per_page=10)
+        recent = await history_data(
+            conn, player.id, None, None, 1, per_page=10, viewer_id=_viewer(actor)
+        )
     return await render(
         request,
         "player.html",
@@ -401,7 +406,7 @@ async def history_html(
     actor = await current_actor(request)
     async with db_of(request).read() as conn:
         player = await _player(conn, name, actor.user_id if actor else None)
-        data = await history_data(conn, player.id, v, o, page)
+        data = await history_data(conn, player.id, v, o, page, viewer_id=_viewer(actor))
     return await render(
         request,
         "history.html",
@@ -439,7 +444,8 @@ async def history_api(
     actor = await current_actor(request)
     async with db_of(request).read() as conn:
         player = await _player(conn, name, actor.user_id if actor else None)
-        return {"name": player.name, **await history_data(conn, player.id, v, o, page)}
+        data = await history_data(conn, player.id, v, o, page, viewer_id=_viewer(actor))
+    return {"name": player.name, **data}
 
 
 @router.get("/api/players/{name}/records")
@@ -526,8 +532,10 @@ def replay_data(rev: Review) -> dict[str, Any]:
 async def replay_html(match_id: str, request: Request) -> Response:
     from jackpot.web.pages import render
 
+    actor = await current_actor(request)
     async with db_of(request).read() as conn:
         rec = await load_record(conn, match_id)
+        profiles = [s["profile"] for s in await match_seats(conn, match_id, _viewer(actor))]
     if rec["result"] is None or rec["server_seed"] is None:
         raise ApiError(
             409,
@@ -551,6 +559,7 @@ async def replay_html(match_id: str, request: Request) -> Response:
         seats.append(
             {
                 "name": names[i],
+                "profile": profiles[i] if i < len(profiles) else None,
                 "bot": rec["seats"][i]["bot"],
                 "place": rec["result"]["places"][i],
                 "total": rec["result"]["totals"][i],
@@ -583,6 +592,20 @@ async def replay_html(match_id: str, request: Request) -> Response:
             "replay_json": json.dumps(data).replace("<", "\\u003c"),
         },
     )
+
+
+# -- who sits where -----------------------------------------------------------------
+
+
+@router.get("/api/matches/{match_id}/seats")
+async def seats_api(match_id: str, request: Request) -> dict[str, Any]:
+    """Per seat, the profile its name links to and a bot's strength once the match is
+    over. Not part of the match state (the live events do not carry them): the match
+    page asks again after a join, a leave or the end, which is when they change."""
+    actor = await current_actor(request)
+    async with db_of(request).read() as conn:
+        seats = await match_seats(conn, match_id, actor.user_id if actor else None)
+    return {"seats": seat_links(seats)}
 
 
 # -- live odds in practice and bot matches -----------------------------------------
