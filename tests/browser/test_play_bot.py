@@ -42,6 +42,11 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
     expect(page).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
     expect(page.locator("#seats li")).to_have_count(2)
     expect(page.locator("#status")).to_contain_text("Your throw")
+    # The bot is named once, its strength a secret until the end; a guest has no
+    # profile, so nothing in the seats is a link.
+    expect(page.locator("#seats li").nth(1).locator(".name")).to_have_text("Bot")
+    expect(page.locator("#seats .badge")).to_have_text("strength: secret")
+    expect(page.locator("#seats a")).to_have_count(0)
     commitment = page.locator("#commitment").inner_text()
     assert len(commitment) == 64
     expect(page.locator("#server-seed")).to_contain_text("published when the match ends")
@@ -71,9 +76,16 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
     # the jackpot included, as the live events wrote.
     live_log = page.locator("#log").inner_text()
     assert "this turn (total" in live_log or "a jackpot!" in live_log
+    # The end reveals the bot's strength live, and a reload shows the same seats.
+    expect(page.locator("#seats .badge")).to_have_text(
+        re.compile(r"^strength: (lowest|highest|best)$")
+    )
+    live_seats = page.locator("#seats").inner_text()
     page.reload()
     expect(page.locator("#log li")).to_have_count(len(live_log.splitlines()))
     assert page.locator("#log").inner_text() == live_log
+    expect(page.locator("#seats .badge")).to_have_text(re.compile("^strength: "))
+    assert page.locator("#seats").inner_text() == live_seats
 
 
 def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no-untyped-def]

@@ -39,6 +39,12 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
     expect(ana.locator("#status")).to_contain_text("Waiting for 1 more player")
     match_url = ana.url
 
+    # Ben is on the leaderboard, so his name links to his profile once he sits down.
+    ben.goto(url + "/account")
+    ben.check("input[name=leaderboard]")
+    ben.locator("form:has(input[name=leaderboard]) button[type=submit]").click()
+    expect(ben.locator("main")).to_contain_text("You appear on the leaderboard")
+
     # Ben finds it in the lobby and joins; Ana's page starts without reload.
     ben.goto(url + "/lobby")
     ben.locator(f"a[href='{match_url[len(url) :]}']").click()
@@ -46,6 +52,13 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
     expect(ben.locator("#seats li")).to_have_count(2)
     expect(ana.locator("#status")).to_contain_text("Your throw")
     expect(ben.locator("#status")).to_contain_text(f"Ana{tag} to throw")
+    # Ana sees Ben's name become a link as he joins, as a fresh load would show it.
+    expect(ana.locator("#seats a")).to_have_count(2)
+    live_links = ana.locator("#seats a").evaluate_all("as => as.map(a => a.href)")
+    ana.reload()
+    expect(ana.locator("#seats a")).to_have_count(2)
+    assert ana.locator("#seats a").evaluate_all("as => as.map(a => a.href)") == live_links
+    assert live_links == [f"{url}/players/Ana{tag}", f"{url}/players/Ben{tag}"]
 
     # Ana's first throw shows up on Ben's page by itself.
     ana.click("#throw")

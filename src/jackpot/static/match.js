@@ -6,6 +6,10 @@ import { timeLeft } from "./countdowns.js";
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 let state = JSON.parse(document.getElementById("initial-state").textContent);
+// Per seat: the profile its name links to, a bot's strength once the match is over.
+// Kept beside the state (no live event carries them) and asked for again when they
+// can change: a seat taken or freed, the match over, a resync.
+let seatLinks = JSON.parse(document.getElementById("seat-links").textContent).seats;
 let selected = new Set(); // Classic: tiles picked towards a cover
 let busy = false;
 let awaitedSeq = 0; // the seq our last move's response reported; events catch up to it
@@ -113,6 +117,52 @@ function logEvent(ev) {
 }
 
 // -- rendering -----------------------------------------------------------------
+// A seat's name, a link to the player's profile where there is one to open.
+function seatNameEl(s, links) {
+  const el = document.createElement("span");
+  el.className = "name";
+  if (s.name && links.profile) {
+    const a = document.createElement("a");
+    a.href = `/players/${encodeURIComponent(links.profile)}`;
+    a.textContent = s.name;
+    el.append(a);
+  } else {
+    el.textContent = s.name || "free seat";
+  }
+  if (s.you) el.append(" (you)");
+  return el;
+}
+
+const STRENGTHS = {
+  lowest: "always covers the lowest tile it can",
+  highest: "always covers the highest tile it can",
+  best: "plays the best move, worked out exactly",
+};
+// The bot's strength is drawn from the seed, so it stays secret until the end (a
+// match called off before the start never drew one).
+function botBadge(strength) {
+  const b = document.createElement("span");
+  b.className = "badge";
+  if (strength) {
+    b.textContent = `strength: ${strength}`;
+    b.title = `This bot ${STRENGTHS[strength] || `plays at strength ${strength}`}.`;
+  } else if (state.status !== "finished") {
+    b.textContent = "strength: secret";
+    b.title = "A computer player. Its strength comes from the match's seed and is shown when the match ends.";
+  } else {
+    b.textContent = "bot";
+    b.title = "A computer player.";
+  }
+  return b;
+}
+
+async function refreshSeatLinks() {
+  try {
+    const resp = await fetch(`/api/matches/${matchId}/seats`, { credentials: "same-origin" });
+    if (resp.ok) { seatLinks = (await resp.json()).seats; render(); }
+  } catch (err) { /* names stay as they were; play is unaffected */ }
+}
+
 function render() {
   // Exposed for tests and assistive tooling: is the page settled after our last move?
   root.dataset.seq = String(state.seq);
@@ -127,14 +177,12 @@ function render() {
     if (state.turn && state.turn.seat === i) li.classList.add("current");
     if (s.you) li.classList.add("you");
     if (s.out) li.classList.add("out");
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = (s.name || "free seat") + (s.you ? " (you)" : "") + (s.bot ? " (bot)" : "");
     const total = document.createElement("span");
     total.className = "total";
     total.textContent = s.name ? `${s.total}` : "";
     total.title = "running total";
-    li.append(name, total);
+    li.append(seatNameEl(s, seatLinks[i] || {}), total);
+    if (s.bot) li.append(botBadge((seatLinks[i] || {}).strength));
     if (s.out) {
       const o = document.createElement("span");
       o.className = "out-tag";
@@ -342,6 +390,7 @@ function connect() {
     logEvent(ev);
     state = applyEvent(state, ev);
     if (ev.type === "match_ended" || ev.type === "cancelled") { source.close(); }
+    if (["joined", "left", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks();
     if (ev.type === "started" || ev.type === "joined" || ev.type === "left") {
       $("client-seed").textContent = state.client_seed || "fixed when every seat is taken";
       const jf = document.getElementById("join-form");
@@ -358,6 +407,7 @@ async function resync() {
   ]);
   if (st.seq >= state.seq) { state = st; logFromRecord(rec); }
   render();
+  refreshSeatLinks();
 }
 
 async function start() {
