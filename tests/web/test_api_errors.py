@@ -68,6 +68,13 @@ async def test_unknown_things_are_404(client: httpx.AsyncClient) -> None:
     error_of(await client.get("/api/matches/m_nothing/record"), 404)
     error_of(await client.get("/api/matches/m_nothing/events"), 404)
     error_of(await client.get("/api/nowhere"), 404)
+    # Ids no match can have (a NUL byte, which PostgreSQL refuses outright; too long).
+    await bot_match(client)  # a seated caller, so the move reaches the match lookup
+    for odd in ("m_%00", "m_" + "a" * 40):
+        error_of(await client.get(f"/api/matches/{odd}"), 404, "not_found")
+        error_of(await client.post(f"/api/matches/{odd}/throw", json={}), 404, "not_found")
+        error_of(await client.post(f"/api/matches/{odd}/cover", json={"tiles": [1]}), 404)
+        error_of(await client.post(f"/api/matches/{odd}/resign"), 404, "not_found")
     error_of(await client.delete("/api/matches"), 405)
     r = await client.get("/matches/m_nothing", headers={"accept": "text/html"})
     assert r.status_code == 404 and "<html" in r.text

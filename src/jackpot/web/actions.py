@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
@@ -44,9 +45,12 @@ from jackpot.strategy import bots
 from jackpot.strategy.strength import Strength
 from jackpot.web import models as t
 from jackpot.web.errors import ApiError, conflict, forbidden, invalid, not_found
+from jackpot.web.match_sql import Driver
 from jackpot.web.settings import MAX_DEADLINE_SECONDS
 
 MAX_SEATS = 4
+#: The length of the ``matches.id`` column.
+MATCH_ID_MAX = 24
 
 
 def utcnow() -> datetime:
@@ -255,16 +259,26 @@ async def _start(conn: AsyncConnection, match_id: str, now: datetime, out: Outco
         .values(status="playing", started_at=now, client_seed=client_seed)
     )
     m = Match.new(Variant(row["variant"]), row["seat_count"])
-    row = await _match_row(conn, match_id)
-    seat_rows = await _seat_rows(conn, match_id)
-    tx = _Tx(row, seat_rows, m, now)
-    tx.live.append({"type": "started", "client_seed": client_seed})
-    tx.became_due = True
-    tx.run_bots()
-    out.events.extend(await tx.save(conn))
+
+    def first_turn(sync_conn: Connection) -> _Tx:
+        db = Driver(sync_conn)
+        tx = _Tx(_found(db.match(match_id, lock=False), match_id), db.seats(match_id), m, now)
+        tx.live.append({"type": "started", "client_seed": client_seed})
+        tx.became_due = True
+        tx.run_bots()
+        tx.save(db)
+        return tx
+
+    tx = await conn.run_sync(first_turn)
+    out.events.extend(tx.live)
+    await _after_save(conn, tx)
 
 
 # -- moves -------------------------------------------------------------------
+#
+# A move's statements run in one synchronous call on the driver connection
+# (match_sql.py says why); the match's end, rare, then rates it through Core in
+# the same transaction.
 
 
 async def throw(
@@ -274,18 +288,17 @@ async def throw(
     dice_count: int | None,
     now: datetime | None = None,
 ) -> Outcome:
-    tx = await _load(conn, match_id, now)
-    seat = tx.seat_of(actor)
-    m = tx.match
-    if dice_count is None:
-        dice_count = 2
-    if dice_count not in (1, 2):
-        raise invalid(f"dice must be 1 or 2, not {dice_count}")
-    n = m.throws
-    dice = fair.throw_dice(tx.row["server_seed"], tx.row["client_seed"], n, dice_count)
-    tx.apply(lambda mm: mm.throw(seat, dice))
-    tx.run_bots()
-    return tx.outcome(await tx.save(conn))
+    count = 2 if dice_count is None else dice_count
+
+    def step(tx: _Tx) -> None:
+        seat = tx.seat_of(actor)
+        if count not in (1, 2):
+            raise invalid(f"dice must be 1 or 2, not {count}")
+        row = tx.row
+        dice = fair.throw_dice(row["server_seed"], row["client_seed"], tx.match.throws, count)
+        tx.apply(lambda mm: mm.throw(seat, dice))
+
+    return await _required(_move(conn, match_id, now, step))
 
 
 async def cover(
@@ -295,26 +308,26 @@ async def cover(
     tiles: Sequence[int],
     now: datetime | None = None,
 ) -> Outcome:
-    tx = await _load(conn, match_id, now)
-    seat = tx.seat_of(actor)
-    if len(set(tiles)) != len(tiles):
-        raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
-    tx.apply(lambda mm: mm.cover(seat, tiles))
-    tx.run_bots()
-    return tx.outcome(await tx.save(conn))
+    def step(tx: _Tx) -> None:
+        seat = tx.seat_of(actor)
+        if len(set(tiles)) != len(tiles):
+            raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
+        tx.apply(lambda mm: mm.cover(seat, tiles))
+
+    return await _required(_move(conn, match_id, now, step))
 
 
 async def resign(
     conn: AsyncConnection, actor: Actor, match_id: str, now: datetime | None = None
 ) -> Outcome:
-    row = await _match_row(conn, match_id, lock=True)
-    if row["status"] == "waiting":
-        return await _leave_waiting(conn, actor, row)
-    tx = await _load(conn, match_id, now)
-    seat = tx.seat_of(actor)
-    tx.apply(lambda mm: mm.leave(seat, "resigned"))
-    tx.run_bots()
-    return tx.outcome(await tx.save(conn))
+    def step(tx: _Tx) -> None:
+        seat = tx.seat_of(actor)
+        tx.apply(lambda mm: mm.leave(seat, "resigned"))
+
+    try:
+        return await _required(_move(conn, match_id, now, step, waiting_ok=True))
+    except _NotStarted as waiting:
+        return await _leave_waiting(conn, actor, waiting.row)
 
 
 async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outcome:
@@ -327,9 +340,9 @@ async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outco
     version = row["version"] + 1
     if mine[0]["seat"] == 0:
         ev = {"seq": version, "type": "cancelled"}
-        await conn.execute(
+        res = await conn.execute(
             update(t.matches)
-            .where(t.matches.c.id == match_id)
+            .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
             .values(status="finished", finished_at=utcnow(), version=version)
         )
     else:
@@ -339,9 +352,13 @@ async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outco
             .where(t.seats.c.match_id == match_id, t.seats.c.seat == mine[0]["seat"])
             .values(user_id=None, name=None, client_seed=None)
         )
-        await conn.execute(
-            update(t.matches).where(t.matches.c.id == match_id).values(version=version)
+        res = await conn.execute(
+            update(t.matches)
+            .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
+            .values(version=version)
         )
+    if res.rowcount != 1:
+        raise conflict("the match changed meanwhile; try again", "retry")
     await _store_events(conn, match_id, [ev])
     return Outcome(match_id, [ev])
 
@@ -354,37 +371,31 @@ async def timeout(
     The caller found the match with ``due_at <= now`` at ``expected_version``; the
     conditional UPDATE in ``save`` makes two sweepers apply it at most once.
     """
-    tx = await _load(conn, match_id, now, lock_version=expected_version)
-    due = tx.row["due_at"]
-    m = tx.match
-    if due is None or due > now or m.turn is None or m.finished:
-        return None
-    seat = m.turn.seat
-    tx.apply(lambda mm: mm.leave(seat, "timeout"))
-    tx.run_bots()
-    return tx.outcome(await tx.save(conn))
+
+    def step(tx: _Tx) -> bool:
+        due = tx.row["due_at"]
+        m = tx.match
+        if due is None or due > now or m.turn is None or m.finished:
+            return False
+        seat = m.turn.seat
+        tx.apply(lambda mm: mm.leave(seat, "timeout"))
+        return True
+
+    return await _move(conn, match_id, now, step, lock_version=expected_version)
 
 
 # -- the transaction helper ----------------------------------------------------
 
-# The hot path's statements are built once, with bound parameters, rather than on
-# every call: building a Core expression and computing its cache key cost more
-# than SQLite's own work on the statement (docs/benchmarks.md). A prebuilt
+# The statements that the other modules' reads and the cold actions (create, join,
+# start, leave before the start) use, built once with bound parameters: a prebuilt
 # statement keeps its cache key, so each execution goes straight to the compiled
-# form in the engine's cache.
+# form in the engine's cache. The moves use match_sql.py instead.
 _MATCH = select(t.matches).where(t.matches.c.id == bindparam("match_id"))
 _MATCH_LOCKED = _MATCH.with_for_update()
 _SEATS = (
     select(t.seats).where(t.seats.c.match_id == bindparam("match_id")).order_by(t.seats.c.seat)
 )
 _INSERT_EVENTS = insert(t.match_events)
-_INSERT_RECORD = insert(t.record_events)
-#: The conditional write of a match row: the columns to set come from the keys of
-#: the parameters (the bound names differ from the column names on purpose).
-_SAVE_MATCH = update(t.matches).where(
-    t.matches.c.id == bindparam("b_id"), t.matches.c.version == bindparam("b_version")
-)
-
 
 
 async def _match_row(conn: AsyncConnection, match_id: str, lock: bool = False) -> Any:
@@ -396,6 +407,7 @@ async def _match_row(conn: AsyncConnection, match_id: str, lock: bool = False) -
     new state and gets the engine's refusal. SQLite ignores it: its single writer
     already serialises every write transaction.
     """
+    check_match_id(match_id)
     query = _MATCH_LOCKED if lock else _MATCH
     row = (await conn.execute(query, {"match_id": match_id})).mappings().first()
     if row is None:
@@ -416,24 +428,93 @@ async def _store_events(conn: AsyncConnection, match_id: str, events: list[dict[
         )
 
 
-async def _load(
-    conn: AsyncConnection, match_id: str, now: datetime | None, lock_version: int | None = None
-) -> _Tx:
-    row = await _match_row(conn, match_id, lock=True)
-    if lock_version is not None and row["version"] != lock_version:
-        raise conflict("the match changed meanwhile", "retry")
-    if row["status"] == "waiting":
-        raise conflict("the match has not started: seats are still free", "not_started")
-    if row["state"] is None:
-        raise conflict("the match was cancelled before it started", "match_over")
-    seat_rows = await _seat_rows(conn, match_id)
-    return _Tx(row, seat_rows, Match.from_dict(row["state"]), now or utcnow())
+class _NotStarted(Exception):
+    """The match is still waiting for players (a resignation then frees the seat)."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        super().__init__(row["id"])
+        self.row = row
+
+
+def check_match_id(match_id: str) -> None:
+    """An id no match can have is answered without asking the database (PostgreSQL
+    would refuse a NUL byte with an error, not with an empty result)."""
+    if not (len(match_id) <= MATCH_ID_MAX and match_id.isascii() and match_id.isprintable()):
+        raise not_found(f"there is no match {match_id!r}")
+
+
+def _found(row: dict[str, Any] | None, match_id: str) -> dict[str, Any]:
+    if row is None:
+        raise not_found(f"there is no match {match_id}")
+    return row
+
+
+async def _move(
+    conn: AsyncConnection,
+    match_id: str,
+    now: datetime | None,
+    step: Callable[[_Tx], bool | None],
+    lock_version: int | None = None,
+    waiting_ok: bool = False,
+) -> Outcome | None:
+    """Load the match under its lock, let ``step`` move (False: nothing to do),
+    let bots answer, write it all back; one synchronous call on the driver.
+
+    A match still waiting for players is a conflict, or ``_NotStarted`` for the
+    caller to handle when ``waiting_ok``."""
+    check_match_id(match_id)
+    when = now or utcnow()
+
+    def work(sync_conn: Connection) -> _Tx | None:
+        db = Driver(sync_conn)
+        row = _found(db.match(match_id, lock=True), match_id)
+        if lock_version is not None and row["version"] != lock_version:
+            raise conflict("the match changed meanwhile", "retry")
+        if row["status"] == "waiting":
+            raise _NotStarted(row)
+        if row["state"] is None:
+            raise conflict("the match was cancelled before it started", "match_over")
+        tx = _Tx(row, db.seats(match_id), Match.from_dict(row["state"]), when)
+        if step(tx) is False:
+            return None
+        tx.run_bots()
+        tx.save(db)
+        return tx
+
+    try:
+        tx = await conn.run_sync(work)
+    except _NotStarted:
+        if waiting_ok:
+            raise
+        raise conflict("the match has not started: seats are still free", "not_started") from None
+    if tx is None:
+        return None
+    await _after_save(conn, tx)
+    return tx.outcome()
+
+
+async def _required(pending: Awaitable[Outcome | None]) -> Outcome:
+    """A player's move always has an outcome (only a timeout may find nothing to do)."""
+    out = await pending
+    assert out is not None
+    return out
+
+
+async def _after_save(conn: AsyncConnection, tx: _Tx) -> None:
+    if tx.match.finished:
+        # Ratings and per-seat figures change in the same transaction as the end
+        # of the match, so they can never disagree with it.
+        from jackpot.web.ratings import match_finished
+
+        await match_finished(conn, tx.row["id"])
 
 
 class _Tx:
     """One action's work on one match: engine moves, bot moves, rows to write."""
 
-    def __init__(self, row: Any, seat_rows: list[Any], m: Match, now: datetime) -> None:
+    def __init__(
+        self, row: dict[str, Any], seat_rows: list[dict[str, Any]], m: Match, now: datetime
+    ) -> None:
         self.row = row
         self.seat_rows = seat_rows
         self.match = m
@@ -443,8 +524,8 @@ class _Tx:
         self.became_due = False
         self.new_row: dict[str, Any] | None = None
 
-    def outcome(self, events: list[dict[str, Any]]) -> Outcome:
-        return Outcome(self.row["id"], events, self.new_row, self.seat_rows)
+    def outcome(self) -> Outcome:
+        return Outcome(self.row["id"], self.live, self.new_row, self.seat_rows)
 
     def seat_of(self, actor: Actor) -> int:
         for s in self.seat_rows:
@@ -489,12 +570,11 @@ class _Tx:
             self._add(events)
         self.match = m
 
-    async def save(self, conn: AsyncConnection) -> list[dict[str, Any]]:
-        m = self.match
-        row = self.row
-        match_id = row["id"]
-        # Record rows: throws (cover filled in when chosen) and outs, in order.
-        idx = row["record_len"]
+    def _record_rows(self) -> tuple[list[dict[str, Any]], list[tuple[int, str]], int]:
+        """The record rows to add (throws, cover filled in when chosen, and outs, in
+        order), the covers of throws stored earlier, and the new record length."""
+        match_id = self.row["id"]
+        idx = self.row["record_len"]
         new_rows: list[dict[str, Any]] = []
         pending: dict[int, dict[str, Any]] = {}
         late_covers: list[tuple[int, str]] = []
@@ -533,14 +613,17 @@ class _Tx:
                     }
                 )
                 idx += 1
+        return new_rows, late_covers, idx
+
+    def save(self, db: Driver) -> None:
+        m = self.match
+        row = self.row
+        match_id = row["id"]
+        new_rows, late_covers, record_len = self._record_rows()
         for n, text in late_covers:
-            await conn.execute(
-                update(t.record_events)
-                .where(t.record_events.c.match_id == match_id, t.record_events.c.n == n)
-                .values(cover=text)
-            )
+            db.set_cover(match_id, n, text)
         if new_rows:
-            await conn.execute(_INSERT_RECORD, new_rows)
+            db.insert_record(new_rows)
         # Deadline: runs for each throw from the moment it became due (a pending
         # cover belongs to its throw, so the deadline is not renewed by a throw).
         due_at = row["due_at"]
@@ -560,13 +643,19 @@ class _Tx:
         if due_at is not None and due_at != row["due_at"]:
             # A new throw is due from a person: note the mail it may need, in this
             # transaction (notify.py sends it later, from the sweeper).
-            from jackpot.web.notify import note_due
+            from jackpot.web.notify import due_notices
 
             became_turn = turn is not None and (
                 row["turn_seat"] != turn.seat
                 or any(isinstance(ev, TurnStarted) for ev in self.engine_events)
             )
-            await note_due(conn, row, self.seat_rows, m, due_at, became_turn, self.now)
+            drop_reminder, notices = due_notices(
+                row, self.seat_rows, m, due_at, became_turn, self.now
+            )
+            if drop_reminder:
+                db.drop_pending_reminder(match_id)
+            if notices:
+                db.insert_notices(notices)
         version = row["version"]
         for ev_d in self.live:
             version += 1
@@ -574,7 +663,7 @@ class _Tx:
         values: dict[str, Any] = {
             "state": m.to_dict(),
             "version": version,
-            "record_len": idx,
+            "record_len": record_len,
             "turn_seat": None if turn is None else turn.seat,
             "due_at": due_at,
         }
@@ -584,20 +673,10 @@ class _Tx:
                 finished_at=self.now,
                 result=m.result.to_dict() if m.result else None,
             )
-        res = await conn.execute(
-            _SAVE_MATCH, {"b_id": match_id, "b_version": row["version"], **values}
-        )
-        if res.rowcount != 1:
+        if not db.save_match(match_id, row["version"], values):
             raise conflict("the match changed meanwhile; reload and try again", "retry")
-        await _store_events(conn, match_id, self.live)
-        self.new_row = {**dict(row), **values}
-        if m.finished:
-            # Ratings and per-seat figures change in the same transaction as the end
-            # of the match, so they can never disagree with it.
-            from jackpot.web.ratings import match_finished
-
-            await match_finished(conn, match_id)
-        return self.live
+        db.insert_events(match_id, self.live)
+        self.new_row = {**row, **values}
 
 
 __all__ = [

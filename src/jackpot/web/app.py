@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -166,6 +167,14 @@ def _build_solver_tables() -> None:
         optimal_table(variant)
 
 
+def _freeze_startup_objects(_done: object) -> None:
+    """Move what exists once the app is ready (above all the solver's tables, a few
+    hundred thousand Fractions) out of the garbage collector's sight: they live as
+    long as the process, and every full collection would walk them again. Under
+    load that walking was about a tenth of the server's time (docs/benchmarks.md)."""
+    gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
 
@@ -178,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the event loop, rather than inside the first transaction that ends a match
         # (its review and the bots' choices need them) while it holds the writer.
         warm_up = asyncio.create_task(asyncio.to_thread(_build_solver_tables))
+        warm_up.add_done_callback(_freeze_startup_objects)
         await app.state.bus.start()
         stop = asyncio.Event()
         task = None

@@ -50,9 +50,17 @@ def _setup_sqlite(engine: AsyncEngine, *, writer: bool) -> None:
         cur.execute("PRAGMA busy_timeout=10000")
         cur.close()
 
+    begin = "BEGIN IMMEDIATE" if writer else "BEGIN"
+
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+        driver = conn.connection.driver_connection
+        if isinstance(driver, sqlite_inline.InlineConnection):
+            # Straight to SQLite: this runs once per transaction, and a statement
+            # through SQLAlchemy's execution machinery costs more than SQLite's work.
+            driver.sqlite.execute(begin)
+        else:
+            conn.exec_driver_sql(begin)
 
 
 class Database:

@@ -3,8 +3,8 @@
 A match may last a fortnight with a deadline on every throw, so a player who is
 not told that the others have moved times out. The design:
 
-* **Producing** happens inside the move's own transaction (``note_due``, called
-  from ``actions._Tx.save``): a row in ``notices`` when a person's turn begins in a
+* **Producing** happens inside the move's own transaction (``due_notices``, written
+  by ``actions._Tx.save``): a row in ``notices`` when a person's turn begins in a
   match between people, and one for the reminder of every throw with a deadline of
   an hour or more. A committed move therefore always has its notice, and a rolled
   back move never has one. The row's unique ``key`` (match, round, seat for a
@@ -86,29 +86,30 @@ def _insert_ignore(conn: AsyncConnection, table: Any, key: str) -> Any:
 # -- producing ---------------------------------------------------------------------
 
 
-async def note_due(
-    conn: AsyncConnection,
+def due_notices(
     row: Any,
     seat_rows: list[Any],
     m: Match,
     due_at: datetime | None,
     became_turn: bool,
     now: datetime,
-) -> None:
-    """Record what a player must be told now that a new throw of theirs is due.
+) -> tuple[bool, list[dict[str, Any]]]:
+    """What a player must be told now that a new throw of theirs is due: whether to
+    drop the match's pending reminder, and the ``notices`` rows to add (skipping
+    any whose key exists).
 
-    Called by the action that made the throw due, in its transaction. Only matches
-    between people count: against bots the player is the one who just moved, so
-    "it is your throw" would be no news.
+    The move that made the throw due writes them in its own transaction
+    (``actions._Tx.save``). Only matches between people count: against bots the
+    player is the one who just moved, so "it is your throw" would be no news.
     """
     turn = m.turn
     if turn is None or due_at is None:
-        return
+        return False, []
     seat = seat_rows[turn.seat]
     if seat["is_bot"] or seat["user_id"] is None:
-        return
+        return False, []
     if sum(1 for s in seat_rows if not s["is_bot"]) < 2:
-        return
+        return False, []
     match_id = row["id"]
     deadline = int(row["deadline_seconds"])
     base = {
@@ -131,15 +132,9 @@ async def note_due(
                 "send_after": now + GRACE,
             }
         )
-    if deadline >= REMIND_MIN_DEADLINE:
+    drop_reminder = deadline >= REMIND_MIN_DEADLINE
+    if drop_reminder:
         # One reminder waits per match: the throw before this one has been made.
-        await conn.execute(
-            delete(notices).where(
-                notices.c.match_id == match_id,
-                notices.c.kind == "reminder",
-                notices.c.status == "pending",
-            )
-        )
         rows.append(
             {
                 **base,
@@ -148,8 +143,7 @@ async def note_due(
                 "send_after": due_at - timedelta(seconds=deadline / 5),
             }
         )
-    if rows:
-        await conn.execute(_insert_ignore(conn, notices, "key"), rows)
+    return drop_reminder, rows
 
 
 async def note_rematch(

@@ -27,7 +27,7 @@ from jackpot.engine import FULL, Variant
 from jackpot.strategy.solver import expected_score_min, p_shut_max
 from jackpot.web import models as t
 from jackpot.web import models_ratings as r
-from jackpot.web.actions import Actor, iso
+from jackpot.web.actions import Actor, check_match_id, iso
 from jackpot.web.charts import Series, legend, line_chart
 from jackpot.web.deps import current_actor, db_of
 from jackpot.web.errors import ApiError, invalid, not_found
@@ -602,6 +602,7 @@ async def seats_api(match_id: str, request: Request) -> dict[str, Any]:
     """Per seat, the profile its name links to and a bot's strength once the match is
     over. Not part of the match state (the live events do not carry them): the match
     page asks again after a join, a leave or the end, which is when they change."""
+    check_match_id(match_id)
     actor = await current_actor(request)
     async with db_of(request).read() as conn:
         seats = await match_seats(conn, match_id, actor.user_id if actor else None)

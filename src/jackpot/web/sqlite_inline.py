@@ -103,6 +103,12 @@ class InlineConnection:
         self._tx = _RunNow()
 
     @property
+    def sqlite(self) -> sqlite3.Connection:
+        """The sqlite3 connection itself, for callers that skip the async interface
+        (match_sql.py)."""
+        return self._conn
+
+    @property
     def isolation_level(self) -> str | None:
         return self._conn.isolation_level
 

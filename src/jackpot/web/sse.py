@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import Request, Response
 from fastapi.responses import StreamingResponse
@@ -73,25 +72,38 @@ async def event_stream(request: Request, match_id: str) -> Response:
                     return
             while True:
                 try:
-                    ev: dict[str, Any] = await asyncio.wait_for(sub.queue.get(), timeout=keepalive)
+                    async with asyncio.timeout(keepalive):
+                        first = await sub.queue.get()
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
-                if ev is CLOSED or ev.get("type") == CLOSED["type"]:
-                    return
-                seq = int(ev["seq"])
-                if seq <= sent:
-                    continue
-                if seq > sent + 1:
-                    for s, data in await _since(request, match_id, sent):
-                        if s >= seq:
-                            break
-                        yield _frame(s, data)
-                        sent = s
-                yield _frame(seq, json.dumps(ev))
-                sent = seq
-                if ev["type"] in FINAL:
-                    return
+                # Everything already queued goes out as one write: an action's
+                # events arrive together, and each write crosses every middleware.
+                batch = [first]
+                while not sub.queue.empty():
+                    batch.append(sub.queue.get_nowait())
+                frames: list[str] = []
+                for ev in batch:
+                    if ev is CLOSED or ev.get("type") == CLOSED["type"]:
+                        if frames:
+                            yield "".join(frames)
+                        return
+                    seq = int(ev["seq"])
+                    if seq <= sent:
+                        continue
+                    if seq > sent + 1:
+                        for s, data in await _since(request, match_id, sent):
+                            if s >= seq:
+                                break
+                            frames.append(_frame(s, data))
+                            sent = s
+                    frames.append(_frame(seq, json.dumps(ev)))
+                    sent = seq
+                    if ev["type"] in FINAL:
+                        yield "".join(frames)
+                        return
+                if frames:
+                    yield "".join(frames)
         finally:
             sub.close()
 
