@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import platform
+import random
 import resource
 import secrets
 import signal
@@ -208,7 +209,8 @@ def next_move(state: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None:
 class Table:
     """Two seated players at one match: two API connections, two SSE streams."""
 
-    def __init__(self, host: str, port: int, tokens: list[str], stats: Stats) -> None:
+    def __init__(self, host: str, port: int, tokens: list[str], stats: Stats,
+                 interval: float = 0.0) -> None:
         self.host = host
         self.port = port
         self.tokens = tokens
@@ -218,6 +220,22 @@ class Table:
         self.seen = [0, 0]
         self.acked: list[dict[int, float]] = [{}, {}]
         self.arrived = [asyncio.Event(), asyncio.Event()]
+        #: With ``--rate``: seconds between this table's actions (0: as fast as it can).
+        self.interval = interval
+        self.next_at = 0.0
+
+    async def _pace(self) -> None:
+        """Wait for this table's next slot. A table that fell behind (the server was
+        slower than the offered rate) goes at once but does not burst to catch up."""
+        if not self.interval:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if not self.next_at:
+            self.next_at = now + random.uniform(0, self.interval)  # spread the tables
+        if self.next_at > now:
+            await asyncio.sleep(self.next_at - now)
+        self.next_at = max(self.next_at, loop.time() - self.interval) + self.interval
 
     async def new_match(self) -> dict[str, Any]:
         for w in self.watchers:
@@ -271,6 +289,7 @@ class Table:
                 match_id = state["id"]
                 continue
             seat, action, body = move
+            await self._pace()
             t0 = time.perf_counter()
             status, data = await self.api[seat].request(
                 "POST", f"/api/matches/{match_id}/{action}", body)
@@ -339,9 +358,10 @@ async def play_benchmark(args: argparse.Namespace, host: str, port: int,
     t_setup = time.perf_counter()
     tokens = await sign_up_all(host, port, min(2 * args.matches, args.accounts))
     # Each account sits at several tables (as a person with several matches open).
+    interval = args.matches / args.rate if args.rate else 0.0
     tables = [
         Table(host, port, [tokens[(2 * i) % len(tokens)], tokens[(2 * i + 1) % len(tokens)]],
-              stats)
+              stats, interval)
         for i in range(args.matches)
     ]
     setup_s = time.perf_counter() - t_setup
@@ -366,6 +386,7 @@ async def play_benchmark(args: argparse.Namespace, host: str, port: int,
     actions_s = stats.actions / elapsed
     return {
         "matches": args.matches,
+        "offered_per_s": args.rate or None,
         "duration_s": round(elapsed, 2),
         "actions": stats.actions,
         "actions_per_s": round(actions_s, 1),
@@ -465,8 +486,9 @@ def table_row(result: dict[str, Any]) -> str:
                 f"{result['server_rss_mb']} MB ({result['kb_per_stream']} KB/stream) | | | "
                 f"{load} |")
     a, e = result["action_ms"], result["sse_ms"]
+    paced = f", offered {result['offered_per_s']:g}/s" if result.get("offered_per_s") else ""
     return (f"| {result['date']} | play | {s['db']}{' + Redis' if s['redis'] else ''} | "
-            f"{s['processes']} | {result['matches']} matches, {result['sse_open']} SSE | "
+            f"{s['processes']} | {result['matches']} matches, {result['sse_open']} SSE{paced} | "
             f"**{result['actions_per_s']}** | {a['p50']} / {a['p95']} / {a['p99']} | "
             f"{e['p50']} / {e['p99']} | {result['server_rss_mb']} MB | "
             f"{result['health_per_s']} | {result['actions_over_health']} | {load} |")
@@ -498,6 +520,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--accounts", type=int, default=40,
                    help="accounts signed up (argon2 makes each cost ~0.1 s); players sit at "
                    "several tables when there are fewer than 2 per match")
+    p.add_argument("--rate", type=float, default=0.0,
+                   help="offered actions per second over all matches, each match pacing "
+                   "itself evenly (default 0: every match acts as fast as answers come)")
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds of play")
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--health-seconds", type=float, default=5.0)
@@ -508,6 +533,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.matches < 1 or args.matches > 2000 or args.duration > 600 or args.idle_sse > 20000:
         p.error("keep it bounded: 1..2000 matches, duration <= 600 s, idle-sse <= 20000")
+    if args.rate < 0 or args.rate > 100_000:
+        p.error("--rate is actions per second over all matches, 0 to 100000")
     return args
 
 

@@ -175,24 +175,30 @@ async def join_match(match_id: str, body: JoinMatch, request: Request) -> dict[s
     return await _answer(request, out, actor)
 
 
-@router.post("/matches/{match_id}/throw")
-async def throw(match_id: str, request: Request, body: ThrowBody | None = None) -> dict[str, Any]:
+async def move(
+    request: Request, match_id: str, body: ThrowBody | CoverBody | None
+) -> dict[str, Any]:
+    """A cover (with a ``CoverBody``) or a throw, for the two routes below and for
+    fast_moves.py, which serves the same requests without the framework's routing."""
     _check_origin(request)
     actor = await _seated_actor(request)
     async with db_of(request).write() as conn:
-        out = await actions.throw(conn, actor, match_id, body.dice if body else None)
+        if isinstance(body, CoverBody):
+            out = await actions.cover(conn, actor, match_id, body.tiles)
+        else:
+            out = await actions.throw(conn, actor, match_id, body.dice if body else None)
     await bus_of(request).publish(out.match_id, out.events)
     return await _answer(request, out, actor)
+
+
+@router.post("/matches/{match_id}/throw")
+async def throw(match_id: str, request: Request, body: ThrowBody | None = None) -> dict[str, Any]:
+    return await move(request, match_id, body)
 
 
 @router.post("/matches/{match_id}/cover")
 async def cover(match_id: str, body: CoverBody, request: Request) -> dict[str, Any]:
-    _check_origin(request)
-    actor = await _seated_actor(request)
-    async with db_of(request).write() as conn:
-        out = await actions.cover(conn, actor, match_id, body.tiles)
-    await bus_of(request).publish(out.match_id, out.events)
-    return await _answer(request, out, actor)
+    return await move(request, match_id, body)
 
 
 @router.post("/matches/{match_id}/resign")

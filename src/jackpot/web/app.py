@@ -267,6 +267,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(notify_router)
     app.include_router(rematch_router)
     app.mount("/static", StaticFiles(directory=PACKAGE_DIR / "static"), name="static")
+    # Innermost first: the fast lane for moves runs inside the body limit and the
+    # security headers, like every route.
+    from jackpot.web.fast_moves import FastMoves
+
+    app.add_middleware(FastMoves, error_response=_error_response)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     return app

@@ -42,8 +42,7 @@ Row = dict[str, Any]
 def _sqlite_time(value: datetime) -> str:
     # SQLAlchemy's SQLite DATETIME format: always six digits of microseconds, so
     # text comparison (``due_at <= ?`` in the sweeper) orders like time.
-    v = value.astimezone(UTC)
-    return f"{v:%Y-%m-%d %H:%M:%S}.{v.microsecond:06d}"
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _from_sqlite_time(value: str) -> datetime:
