@@ -9,9 +9,9 @@ connected to process B sees a move made through process A.
 Why one pattern subscription per process rather than one channel per match:
 subscribing while another task reads the same pub/sub connection is racy in
 redis-py, and a channel per match would cost a round trip on every SSE connect.
-Every process then sees every match's events; each delivery is a dict lookup
-that finds no local subscriber for most matches, which is cheap at this site's
-scale (measured in docs/benchmarks.md).
+Every process then sees every match's events; for a match with no local
+subscriber that costs a dict lookup (the events are decoded only where someone
+watches), which is cheap at this site's scale (measured in docs/benchmarks.md).
 
 Redis pub/sub is fire-and-forget, so it is never the source of truth: events
 carry their per-match ``seq``, the SSE stream fills any gap from the database and
@@ -79,7 +79,9 @@ class RedisEventBus(EventBus):
                     channel = msg["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
-                    self._deliver(channel[len(PREFIX) :], json.loads(msg["data"]))
+                    match_id = channel[len(PREFIX) :]
+                    if match_id in self._subs:  # most matches have no watcher here
+                        self._deliver(match_id, json.loads(msg["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception:
