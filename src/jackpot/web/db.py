@@ -6,6 +6,9 @@ connection, serialised, gives steady latency. So on SQLite every write goes thro
 one connection behind an asyncio lock, in WAL mode with ``synchronous=NORMAL`` and
 ``BEGIN IMMEDIATE`` (the lock is taken at the start of the transaction, never
 upgraded halfway through). Reads use their own connections and never wait for it.
+A write transaction on SQLite must not wait for anything else (a thread, the
+network) while it holds the lock: every other writer would queue behind it, and
+an asyncio lock's queue drains only one writer per loop iteration.
 On PostgreSQL the writer is an ordinary pool; the conditional UPDATEs in the actions
 keep racing writers correct there.
 """
@@ -86,6 +89,7 @@ class Database:
             self.writer = create_async_engine(url, pool_size=10, max_overflow=10)
             self.reader = self.writer
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        self._writer_conn: AsyncConnection | None = None
         #: Who each credential belongs to, for a second (auth.ActorCache).
         self.actors = ActorCache()
         self.actors.watch(self.writer)
@@ -102,14 +106,31 @@ class Database:
                     info = conn.sync_connection.info  # type: ignore[union-attr]
                     yield conn
                 return
-            async with self._write_lock, self.writer.begin() as conn:
-                info = conn.sync_connection.info  # type: ignore[union-attr]
-                yield conn
+            async with self._write_lock:
+                conn = await self._sqlite_writer()
+                async with conn.begin():
+                    info = conn.sync_connection.info  # type: ignore[union-attr]
+                    yield conn
         finally:
             # A transaction that changed users or credentials has now ended: forget
             # what readers may have cached from the rows it replaced.
             if info.pop(DIRTY, False):
                 self.actors.invalidate()
+
+    async def _sqlite_writer(self) -> AsyncConnection:
+        """SQLite's one writer connection, kept open between transactions.
+
+        Checking a connection out of SQLAlchemy's pool suspends the task for a loop
+        iteration (the pool waits with a timeout); doing that while holding the
+        write lock made every other writer queue behind it, and under load the
+        queue never drained: writes waited ~20 ms for the lock while each took
+        under 1 ms (docs/benchmarks.md). Kept open, taking the lock and beginning
+        never suspends.
+        """
+        conn = self._writer_conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._writer_conn = await self.writer.connect()
+        return conn
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -129,6 +150,9 @@ class Database:
             await conn.run_sync(upgrade_connection)
 
     async def dispose(self) -> None:
+        if self._writer_conn is not None:
+            await self._writer_conn.close()
+            self._writer_conn = None
         await self.writer.dispose()
         if self.reader is not self.writer:
             await self.reader.dispose()
