@@ -23,12 +23,12 @@ Listeners on the engines do not see these statements; none of them touches
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON, Boolean, Table
 from sqlalchemy.engine import Connection
 
@@ -43,6 +43,10 @@ def _sqlite_time(value: datetime) -> str:
     # SQLAlchemy's SQLite DATETIME format: always six digits of microseconds, so
     # text comparison (``due_at <= ?`` in the sweeper) orders like time.
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _from_sqlite_time(value: str) -> datetime:
@@ -63,9 +67,9 @@ class _Columns:
                 if sqlite:
                     conv_in, conv_out = _sqlite_time, _from_sqlite_time
             elif isinstance(c.type, JSON):
-                conv_in = json.dumps
+                conv_in = _json_text
                 if sqlite:
-                    conv_out = json.loads
+                    conv_out = orjson.loads
             elif isinstance(c.type, Boolean) and sqlite:
                 conv_in, conv_out = int, bool
             if conv_in is not None:
@@ -211,7 +215,7 @@ class Driver:
     def insert_events(self, match_id: str, events: list[Row]) -> None:
         if events:
             self._run_many(
-                self.d.insert_events, ((match_id, e["seq"], json.dumps(e)) for e in events)
+                self.d.insert_events, ((match_id, e["seq"], _json_text(e)) for e in events)
             )
 
     def drop_pending_reminder(self, match_id: str) -> None:

@@ -15,6 +15,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
+import orjson
 from fastapi import Request, Response
 from fastapi.responses import StreamingResponse
 from sqlalchemy import select
@@ -97,7 +98,7 @@ async def event_stream(request: Request, match_id: str) -> Response:
                                 break
                             frames.append(_frame(s, data))
                             sent = s
-                    frames.append(_frame(seq, json.dumps(ev)))
+                    frames.append(_frame(seq, orjson.dumps(ev).decode()))
                     sent = seq
                     if ev["type"] in FINAL:
                         yield "".join(frames)
