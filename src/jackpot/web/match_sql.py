@@ -24,7 +24,7 @@ Listeners on the engines do not see these statements; none of them touches
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -112,23 +112,29 @@ class _Dialect:
         self.select_seats = sql(
             f"SELECT {', '.join(self.seats.names)} FROM seats WHERE match_id = ? ORDER BY seat"
         )
-        self.insert_record = sql(
-            "INSERT INTO record_events (match_id, idx, kind, n, seat, dice, cover, reason)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        )
+        self.record_cols = ("match_id", "idx", "kind", "n", "seat", "dice", "cover", "reason")
         self.update_cover = sql("UPDATE record_events SET cover = ? WHERE match_id = ? AND n = ?")
-        self.insert_events = sql("INSERT INTO match_events (match_id, seq, data) VALUES (?, ?, ?)")
         self.drop_reminder = sql(
             "DELETE FROM notices WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
         )
         self.notice_cols = [n for n in self.notices.names if n not in ("id", "sent_at", "error")]
-        self.insert_notice = sql(
-            f"INSERT INTO notices ({', '.join(self.notice_cols)})"
-            f" VALUES ({', '.join('?' for _ in self.notice_cols)})"
-            " ON CONFLICT (key) DO NOTHING"
-        )
         self._updates: dict[tuple[str, ...], str] = {}
+        self._inserts: dict[tuple[str, int], str] = {}
         self._to_sql = sql
+
+    def insert(self, table: str, columns: Sequence[str], rows: int, tail: str = "") -> str:
+        """One INSERT of ``rows`` rows (memoised per table and count): a single
+        statement is one round trip, where asyncpg's executemany costs several."""
+        stmt = self._inserts.get((table, rows))
+        if stmt is None:
+            one = "(" + ", ".join("?" for _ in columns) + ")"
+            stmt = self._to_sql(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                + ", ".join(one for _ in range(rows))
+                + tail
+            )
+            self._inserts[(table, rows)] = stmt
+        return stmt
 
     def update_match(self, columns: tuple[str, ...]) -> str:
         """The conditional UPDATE of a match row setting ``columns`` (memoised: a
@@ -166,10 +172,11 @@ class Driver:
         cur.execute(sql, params)
         return cur
 
-    def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        cur = self._db.cursor()
-        cur.executemany(sql, list(rows))
-        cur.close()
+    def _insert(self, table: str, columns: Sequence[str], rows: list[Sequence[Any]],
+                tail: str = "") -> None:
+        if rows:
+            params = [v for row in rows for v in row]
+            self._run(self.d.insert(table, columns, len(rows), tail), params).close()
 
     # -- reading ------------------------------------------------------------------
 
@@ -190,14 +197,8 @@ class Driver:
     # -- writing ------------------------------------------------------------------
 
     def insert_record(self, rows: list[Row]) -> None:
-        self._run_many(
-            self.d.insert_record,
-            (
-                (r["match_id"], r["idx"], r["kind"], r["n"], r["seat"], r["dice"], r["cover"],
-                 r["reason"])
-                for r in rows
-            ),
-        )
+        cols = self.d.record_cols
+        self._insert("record_events", cols, [[r[c] for c in cols] for r in rows])
 
     def set_cover(self, match_id: str, n: int, cover: str) -> None:
         self._run(self.d.update_cover, (cover, match_id, n)).close()
@@ -213,10 +214,11 @@ class Driver:
         return done
 
     def insert_events(self, match_id: str, events: list[Row]) -> None:
-        if events:
-            self._run_many(
-                self.d.insert_events, ((match_id, e["seq"], _json_text(e)) for e in events)
-            )
+        self._insert(
+            "match_events",
+            ("match_id", "seq", "data"),
+            [(match_id, e["seq"], _json_text(e)) for e in events],
+        )
 
     def drop_pending_reminder(self, match_id: str) -> None:
         self._run(self.d.drop_reminder, (match_id,)).close()
@@ -224,4 +226,9 @@ class Driver:
     def insert_notices(self, rows: list[Row]) -> None:
         cols = self.d.notice_cols
         conv = self.d.notices.value
-        self._run_many(self.d.insert_notice, ([conv(c, r[c]) for c in cols] for r in rows))
+        self._insert(
+            "notices",
+            cols,
+            [[conv(c, r[c]) for c in cols] for r in rows],
+            " ON CONFLICT (key) DO NOTHING",
+        )
