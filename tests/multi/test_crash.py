@@ -53,6 +53,8 @@ async def test_sigkill_loses_no_acknowledged_action(servers: Any, http: httpx.As
     http.base_url = httpx.URL(srv.url)
     pairs = [accounts[2 * i : 2 * i + 2] for i in range(MATCHES)]
     states = [await new_people_match(http, pair) for pair in pairs]
+    #: Whose match each is (a replacement match is appended to ``states`` out of order).
+    token_of = {s["id"]: pairs[i] for i, s in enumerate(states)}
     acks: list[tuple[str, str, int]] = []
     stop = asyncio.Event()
 
@@ -70,6 +72,7 @@ async def test_sigkill_loses_no_acknowledged_action(servers: Any, http: httpx.As
             if state["status"] == "finished" and not stop.is_set():
                 state = await new_people_match(http, pairs[i])
                 states.append(state)
+                token_of[state["id"]] = pairs[i]
 
     await asyncio.gather(*(seat_pair(i) for i in range(MATCHES)))
     await kill_task
@@ -81,7 +84,6 @@ async def test_sigkill_loses_no_acknowledged_action(servers: Any, http: httpx.As
     for match_id, action, seq in acks:
         acked_seq[match_id] = max(acked_seq[match_id], seq)
         acked_throws[match_id] += action == "throw"
-    token_of = {s["id"]: pairs[i % MATCHES] for i, s in enumerate(states)}
     for match_id in {s["id"] for s in states}:
         r = await http.get(f"/api/matches/{match_id}")
         state = r.json()
