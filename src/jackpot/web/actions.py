@@ -262,7 +262,8 @@ async def _start(conn: AsyncConnection, match_id: str, now: datetime, out: Outco
 
     def first_turn(sync_conn: Connection) -> _Tx:
         db = Driver(sync_conn)
-        tx = _Tx(_found(db.match(match_id, lock=False), match_id), db.seats(match_id), m, now)
+        row, seat_rows = _found(db.load(match_id, lock=False), match_id)
+        tx = _Tx(row, seat_rows, m, now)
         tx.live.append({"type": "started", "client_seed": client_seed})
         tx.became_due = True
         tx.run_bots()
@@ -443,10 +444,12 @@ def check_match_id(match_id: str) -> None:
         raise not_found(f"there is no match {match_id!r}")
 
 
-def _found(row: dict[str, Any] | None, match_id: str) -> dict[str, Any]:
-    if row is None:
+def _found(
+    loaded: tuple[dict[str, Any], list[dict[str, Any]]] | None, match_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    if loaded is None:
         raise not_found(f"there is no match {match_id}")
-    return row
+    return loaded
 
 
 async def _move(
@@ -467,14 +470,14 @@ async def _move(
 
     def work(sync_conn: Connection) -> _Tx | None:
         db = Driver(sync_conn)
-        row = _found(db.match(match_id, lock=True), match_id)
+        row, seat_rows = _found(db.load(match_id, lock=True), match_id)
         if lock_version is not None and row["version"] != lock_version:
             raise conflict("the match changed meanwhile", "retry")
         if row["status"] == "waiting":
             raise _NotStarted(row)
         if row["state"] is None:
             raise conflict("the match was cancelled before it started", "match_over")
-        tx = _Tx(row, db.seats(match_id), Match.from_dict(row["state"]), when)
+        tx = _Tx(row, seat_rows, Match.from_dict(row["state"]), when)
         if step(tx) is False:
             return None
         tx.run_bots()
@@ -622,10 +625,9 @@ class _Tx:
         new_rows, late_covers, record_len = self._record_rows()
         for n, text in late_covers:
             db.set_cover(match_id, n, text)
-        if new_rows:
-            db.insert_record(new_rows)
         # Deadline: runs for each throw from the moment it became due (a pending
         # cover belongs to its throw, so the deadline is not renewed by a throw).
+        notices: list[dict[str, Any]] = []
         due_at = row["due_at"]
         turn = m.turn
         if turn is None or self.seat_rows[turn.seat]["is_bot"]:
@@ -654,8 +656,6 @@ class _Tx:
             )
             if drop_reminder:
                 db.drop_pending_reminder(match_id)
-            if notices:
-                db.insert_notices(notices)
         version = row["version"]
         for ev_d in self.live:
             version += 1
@@ -673,9 +673,8 @@ class _Tx:
                 finished_at=self.now,
                 result=m.result.to_dict() if m.result else None,
             )
-        if not db.save_match(match_id, row["version"], values):
+        if not db.save_move(match_id, row["version"], values, new_rows, notices, self.live):
             raise conflict("the match changed meanwhile; reload and try again", "retry")
-        db.insert_events(match_id, self.live)
         self.new_row = {**row, **values}
 
 

@@ -105,46 +105,75 @@ class _Dialect:
         self.matches = _Columns(t.matches, sqlite)
         self.seats = _Columns(t.seats, sqlite)
         self.notices = _Columns(notices, sqlite)
-        sql: Callable[[str], str] = _same if sqlite else _dollar
+        self._to_sql: Callable[[str], str] = _same if sqlite else _dollar
+        sql = self._to_sql
         match_cols = ", ".join(self.matches.names)
-        self.select_match = sql(f"SELECT {match_cols} FROM matches WHERE id = ?")
-        self.select_match_locked = self.select_match + ("" if sqlite else " FOR UPDATE")
-        self.select_seats = sql(
-            f"SELECT {', '.join(self.seats.names)} FROM seats WHERE match_id = ? ORDER BY seat"
-        )
+        seat_cols = ", ".join(self.seats.names)
+        self.select_seats = sql(f"SELECT {seat_cols} FROM seats WHERE match_id = ? ORDER BY seat")
+        if sqlite:
+            self.select_match = f"SELECT {match_cols} FROM matches WHERE id = ?"
+            self.select_match_locked = self.select_match
+        else:
+            # The seats ride along as JSON: one round trip instead of two.
+            self.select_match = sql(
+                f"SELECT {match_cols}, (SELECT json_agg(json_build_object("
+                + ", ".join(f"'{c}', s.{c}" for c in self.seats.names)
+                + ") ORDER BY s.seat) FROM seats s WHERE s.match_id = matches.id)"
+                " FROM matches WHERE id = ?"
+            )
+            self.select_match_locked = self.select_match + " FOR UPDATE OF matches"
         self.record_cols = ("match_id", "idx", "kind", "n", "seat", "dice", "cover", "reason")
+        self.event_cols = ("match_id", "seq", "data")
         self.update_cover = sql("UPDATE record_events SET cover = ? WHERE match_id = ? AND n = ?")
         self.drop_reminder = sql(
             "DELETE FROM notices WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
         )
         self.notice_cols = [n for n in self.notices.names if n not in ("id", "sent_at", "error")]
-        self._updates: dict[tuple[str, ...], str] = {}
-        self._inserts: dict[tuple[str, int], str] = {}
-        self._to_sql = sql
+        self._saves: dict[tuple[Any, ...], list[str]] = {}
 
-    def insert(self, table: str, columns: Sequence[str], rows: int, tail: str = "") -> str:
-        """One INSERT of ``rows`` rows (memoised per table and count): a single
-        statement is one round trip, where asyncpg's executemany costs several."""
-        stmt = self._inserts.get((table, rows))
-        if stmt is None:
-            one = "(" + ", ".join("?" for _ in columns) + ")"
-            stmt = self._to_sql(
-                f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-                + ", ".join(one for _ in range(rows))
-                + tail
-            )
-            self._inserts[(table, rows)] = stmt
-        return stmt
+    def _insert(self, table: str, columns: Sequence[str], rows: int, tail: str = "") -> str:
+        one = "(" + ", ".join("?" for _ in columns) + ")"
+        return (
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+            + ", ".join(one for _ in range(rows))
+            + tail
+        )
 
-    def update_match(self, columns: tuple[str, ...]) -> str:
-        """The conditional UPDATE of a match row setting ``columns`` (memoised: a
-        move sets one of two column sets)."""
-        stmt = self._updates.get(columns)
-        if stmt is None:
+    def save(self, columns: tuple[str, ...], records: int, notices: int, events: int) -> list[str]:
+        """The statements that write a move, memoised per shape: the record rows,
+        the notices, the conditional UPDATE of the match and its live events.
+
+        One multi-row INSERT per table (asyncpg's executemany costs several round
+        trips' worth for one to three rows). PostgreSQL gets them all as one
+        statement, the INSERTs as data-modifying WITH clauses of the UPDATE, whose
+        row count still says whether the version matched (a mismatch rolls the
+        whole transaction back). SQLite, in process, runs them one by one.
+        """
+        key = (columns, records, notices, events)
+        stmts = self._saves.get(key)
+        if stmts is None:
             sets = ", ".join(f"{c} = ?" for c in columns)
-            stmt = self._to_sql(f"UPDATE matches SET {sets} WHERE id = ? AND version = ?")
-            self._updates[columns] = stmt
-        return stmt
+            update = f"UPDATE matches SET {sets} WHERE id = ? AND version = ?"
+            inserts = []
+            if records:
+                inserts.append(self._insert("record_events", self.record_cols, records))
+            if notices:
+                inserts.append(
+                    self._insert("notices", self.notice_cols, notices,
+                                 " ON CONFLICT (key) DO NOTHING")
+                )
+            if events:
+                inserts.append(self._insert("match_events", self.event_cols, events))
+            if self.sqlite:
+                # The UPDATE before the events (as their seq follows the version).
+                stmts = [*inserts[: len(inserts) - bool(events)], update]
+                if events:
+                    stmts.append(inserts[-1])
+            else:
+                ctes = ", ".join(f"w{i} AS ({sql})" for i, sql in enumerate(inserts))
+                stmts = [self._to_sql(f"WITH {ctes} {update}" if ctes else update)]
+            self._saves[key] = stmts
+        return stmts
 
 
 _SQLITE = _Dialect(sqlite=True)
@@ -172,63 +201,68 @@ class Driver:
         cur.execute(sql, params)
         return cur
 
-    def _insert(self, table: str, columns: Sequence[str], rows: list[Sequence[Any]],
-                tail: str = "") -> None:
-        if rows:
-            params = [v for row in rows for v in row]
-            self._run(self.d.insert(table, columns, len(rows), tail), params).close()
-
     # -- reading ------------------------------------------------------------------
 
-    def match(self, match_id: str, lock: bool) -> Row | None:
-        """The match row; ``lock`` takes PostgreSQL's row lock (SQLite's single
-        writer has already serialised the transaction)."""
-        cur = self._run(self.d.select_match_locked if lock else self.d.select_match, (match_id,))
+    def load(self, match_id: str, lock: bool) -> tuple[Row, list[Row]] | None:
+        """The match row and its seats; ``lock`` takes PostgreSQL's row lock
+        (SQLite's single writer has already serialised the transaction)."""
+        d = self.d
+        cur = self._run(d.select_match_locked if lock else d.select_match, (match_id,))
         found = cur.fetchone()
         cur.close()
-        return None if found is None else self.d.matches.row(found)
-
-    def seats(self, match_id: str) -> list[Row]:
-        cur = self._run(self.d.select_seats, (match_id,))
-        rows = [self.d.seats.row(r) for r in cur.fetchall()]
-        cur.close()
-        return rows
+        if found is None:
+            return None
+        width = len(d.matches.names)
+        row = d.matches.row(found[:width])
+        if d.sqlite:
+            cur = self._run(d.select_seats, (match_id,))
+            seats = [d.seats.row(r) for r in cur.fetchall()]
+            cur.close()
+        else:
+            seats = found[width] or []
+        return row, seats
 
     # -- writing ------------------------------------------------------------------
-
-    def insert_record(self, rows: list[Row]) -> None:
-        cols = self.d.record_cols
-        self._insert("record_events", cols, [[r[c] for c in cols] for r in rows])
 
     def set_cover(self, match_id: str, n: int, cover: str) -> None:
         self._run(self.d.update_cover, (cover, match_id, n)).close()
 
-    def save_match(self, match_id: str, version: int, values: Row) -> bool:
-        """The conditional write; False if another writer moved the version on."""
-        cols = tuple(values)
-        conv = self.d.matches.value
-        params = [conv(c, values[c]) for c in cols]
-        cur = self._run(self.d.update_match(cols), (*params, match_id, version))
-        done = cur.rowcount == 1
-        cur.close()
-        return done
-
-    def insert_events(self, match_id: str, events: list[Row]) -> None:
-        self._insert(
-            "match_events",
-            ("match_id", "seq", "data"),
-            [(match_id, e["seq"], _json_text(e)) for e in events],
-        )
-
     def drop_pending_reminder(self, match_id: str) -> None:
         self._run(self.d.drop_reminder, (match_id,)).close()
 
-    def insert_notices(self, rows: list[Row]) -> None:
-        cols = self.d.notice_cols
-        conv = self.d.notices.value
-        self._insert(
-            "notices",
-            cols,
-            [[conv(c, r[c]) for c in cols] for r in rows],
-            " ON CONFLICT (key) DO NOTHING",
-        )
+    def save_move(
+        self,
+        match_id: str,
+        version: int,
+        values: Row,
+        records: list[Row],
+        notices: list[Row],
+        events: list[Row],
+    ) -> bool:
+        """Write a move's rows and the match row, if the match is still at
+        ``version``; False (nothing to keep: roll back) if another writer moved it on."""
+        d = self.d
+        columns = tuple(values)
+        before: list[list[Any]] = []
+        if records:
+            before.append([r[c] for r in records for c in d.record_cols])
+        if notices:
+            conv_notice = d.notices.value
+            before.append([conv_notice(c, r[c]) for r in notices for c in d.notice_cols])
+        after = [[v for e in events for v in (match_id, e["seq"], _json_text(e))]] if events else []
+        conv = d.matches.value
+        update = [*(conv(c, values[c]) for c in columns), match_id, version]
+        stmts = d.save(columns, len(records), len(notices), len(events))
+        if not d.sqlite:
+            cur = self._run(stmts[0], [v for g in (*before, *after, update) for v in g])
+            done = cur.rowcount == 1
+            cur.close()
+            return done
+        for sql, params in zip(stmts[: len(before)], before, strict=True):
+            self._run(sql, params).close()
+        cur = self._run(stmts[len(before)], update)
+        done = cur.rowcount == 1
+        cur.close()
+        if done and after:
+            self._run(stmts[-1], after[0]).close()
+        return done
