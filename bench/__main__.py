@@ -1,7 +1,7 @@
-"""``python -m bench``: the load benchmark (bench/run.py)."""
+"""``python -m bench``: the load benchmark, also ``jackpot bench`` (jackpot/bench/run.py)."""
 
 import sys
 
-from bench.run import main
+from jackpot.bench.run import main
 
 sys.exit(main())

@@ -24,8 +24,17 @@ def jackpot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 
 def test_help_lists_every_command() -> None:
     out = jackpot("--help").stdout
-    for command in ("verify", "solve", "simulate", "selfplay"):
+    for command in ("verify", "solve", "simulate", "selfplay", "serve", "sweep", "bench"):
         assert command in out
+
+
+def test_bench_takes_its_own_options_and_others_refuse_unknown_ones() -> None:
+    bench = jackpot("bench", "--help")
+    assert bench.returncode == 0 and "--rate" in bench.stdout and "--matches" in bench.stdout
+    bad = jackpot("bench", "--matches", "0")
+    assert bad.returncode == 2 and "keep it bounded" in bad.stderr
+    other = jackpot("solve", "--no-such-option")
+    assert other.returncode == 2 and "unrecognized arguments" in other.stderr
 
 
 def test_solve_json_gives_the_known_full_board_figures() -> None:

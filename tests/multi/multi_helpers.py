@@ -24,8 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
-from bench.run import next_move as next_move  # re-exported for the tests
 
+from jackpot.bench.run import next_move as next_move  # re-exported for the tests
 from testdb import create_pg_database, drop_pg_database, sqlite_url
 
 REDIS_URL = os.environ.get("JACKPOT_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"

@@ -33,6 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if getattr(args, "passthrough", False):
+        # A command with a parser of its own (bench) takes the rest as it is.
+        args.passthrough_args = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     func: Callable[[argparse.Namespace], int] = args.func
     return func(args)

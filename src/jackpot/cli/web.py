@@ -133,6 +133,13 @@ def db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench(args: argparse.Namespace) -> int:
+    """Hands its arguments to the benchmark's own parser (jackpot/bench/run.py)."""
+    from jackpot.bench.run import main as bench_main
+
+    return bench_main(list(args.passthrough_args))
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help="run the web site")
     p.add_argument("--host", default="127.0.0.1")
@@ -145,6 +152,13 @@ def register(subparsers: Any) -> None:
         help="server processes (use PostgreSQL and JACKPOT_REDIS_URL with more than one)",
     )
     p.set_defaults(func=serve)
+
+    p = subparsers.add_parser(
+        "bench",
+        help="the load benchmark: real players against a server it starts (--help for more)",
+        add_help=False,
+    )
+    p.set_defaults(func=bench, passthrough=True)
 
     p = subparsers.add_parser("sweep", help="apply missed throw deadlines (several may run)")
     p.add_argument("--once", action="store_true", help="one pass, then exit")

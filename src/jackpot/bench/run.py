@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bench.client import Connection, HTTPError, SSEWatcher
+from jackpot.bench.client import Connection, HTTPError, SSEWatcher
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
@@ -508,7 +508,7 @@ def append_table(path: Path, result: dict[str, Any]) -> None:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="jackpot bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
     p.add_argument("--processes", type=int, default=1, help="server processes (--workers)")
     p.add_argument("--redis", action="store_true",
@@ -566,7 +566,7 @@ async def amain(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     # Other work on the machine skews every figure: say how busy it was.
     result["load_average_before"] = load_before
     result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    result["command"] = "python -m bench " + " ".join(argv)
+    result["command"] = "jackpot bench " + " ".join(argv)
     return result
 
 
