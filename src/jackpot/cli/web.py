@@ -50,6 +50,10 @@ def serve(args: argparse.Namespace) -> int:
         # A stream that somehow stays open must not hold a SIGTERM forever (DESIGN.md §6).
         timeout_graceful_shutdown=5,
         proxy_headers=True,
+        # A player thinks longer than uvicorn's default 5 s between moves; keeping
+        # the connection open for 30 s spares most moves a new connection (and a
+        # new TLS handshake behind a proxy that passes them through).
+        timeout_keep_alive=30,
     )
     if workers:
         # uvicorn's supervisor runs its own Server in each worker, so there a
