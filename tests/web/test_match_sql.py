@@ -14,7 +14,7 @@ from sqlalchemy import select
 from jackpot.web import actions
 from jackpot.web import models as t
 from jackpot.web.db import Database
-from jackpot.web.match_sql import Driver
+from jackpot.web.match_sql import CHUNK, Driver
 from jackpot.web.models_notify import notices
 
 
@@ -85,3 +85,27 @@ async def test_rows_written_raw_read_back_through_core(database_url: str) -> Non
             assert stored["send_after"] == due and stored["created_at"] == now
     finally:
         await db.dispose()
+
+
+async def test_a_resignation_that_leaves_only_bots_writes_their_whole_match(
+    client: Any,
+) -> None:
+    """The bots then play the match out inside the resignation's transaction: over
+    a thousand events, written in chunks (one statement for all of them would pass
+    the drivers' limits on parameters)."""
+    from jackpot import fair
+
+    biggest = 0
+    for _ in range(6):
+        r = await client.post("/api/matches", json={"seats": 4, "bots": 3})
+        assert r.status_code == 201, r.text
+        mid, seq_before = r.json()["id"], r.json()["seq"]
+        r = await client.post(f"/api/matches/{mid}/resign")
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "finished"
+        record = (await client.get(f"/api/matches/{mid}/record")).json()
+        result = fair.verify(fair.record.parse_record(record))
+        assert result.ok, result.problem
+        # The live events this one transaction wrote (their seq numbers are gapless).
+        biggest = max(biggest, r.json()["seq"] - seq_before)
+    assert biggest > CHUNK  # more rows than one INSERT takes

@@ -23,6 +23,7 @@ Listeners on the engines do not see these statements; none of them touches
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -93,8 +94,14 @@ def _same(sql: str) -> str:
 
 def _dollar(sql: str) -> str:
     """``?`` placeholders as asyncpg's ``$1, $2, ...``."""
-    count = iter(range(1, 1000))
+    count = itertools.count(1)
     return re.sub(r"\?", lambda _m: f"${next(count)}", sql)
+
+
+#: Rows per INSERT. A move writes one to a few rows, but a resignation that leaves
+#: only bots lets them play the match out in that same transaction: a thousand
+#: events and more, beyond what one statement should carry.
+CHUNK = 200
 
 
 class _Dialect:
@@ -124,56 +131,60 @@ class _Dialect:
             self.select_match_locked = self.select_match + " FOR UPDATE OF matches"
         self.record_cols = ("match_id", "idx", "kind", "n", "seat", "dice", "cover", "reason")
         self.event_cols = ("match_id", "seq", "data")
+        self.notice_cols = [n for n in self.notices.names if n not in ("id", "sent_at", "error")]
         self.update_cover = sql("UPDATE record_events SET cover = ? WHERE match_id = ? AND n = ?")
         self.drop_reminder = sql(
             "DELETE FROM notices WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
         )
-        self.notice_cols = [n for n in self.notices.names if n not in ("id", "sent_at", "error")]
-        self._saves: dict[tuple[Any, ...], list[str]] = {}
+        self._memo: dict[tuple[Any, ...], str] = {}
 
-    def _insert(self, table: str, columns: Sequence[str], rows: int, tail: str = "") -> str:
+    def _insert_text(self, table: str, rows: int) -> str:
+        columns, tail = {
+            "record_events": (self.record_cols, ""),
+            "notices": (self.notice_cols, " ON CONFLICT (key) DO NOTHING"),
+            "match_events": (self.event_cols, ""),
+        }[table]
         one = "(" + ", ".join("?" for _ in columns) + ")"
-        return (
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-            + ", ".join(one for _ in range(rows))
-            + tail
-        )
+        values = ", ".join(one for _ in range(rows))
+        return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values}{tail}"
 
-    def save(self, columns: tuple[str, ...], records: int, notices: int, events: int) -> list[str]:
-        """The statements that write a move, memoised per shape: the record rows,
-        the notices, the conditional UPDATE of the match and its live events.
+    def _update_text(self, columns: tuple[str, ...]) -> str:
+        sets = ", ".join(f"{c} = ?" for c in columns)
+        return f"UPDATE matches SET {sets} WHERE id = ? AND version = ?"
 
-        One multi-row INSERT per table (asyncpg's executemany costs several round
-        trips' worth for one to three rows). PostgreSQL gets them all as one
-        statement, the INSERTs as data-modifying WITH clauses of the UPDATE, whose
-        row count still says whether the version matched (a mismatch rolls the
-        whole transaction back). SQLite, in process, runs them one by one.
-        """
-        key = (columns, records, notices, events)
-        stmts = self._saves.get(key)
-        if stmts is None:
-            sets = ", ".join(f"{c} = ?" for c in columns)
-            update = f"UPDATE matches SET {sets} WHERE id = ? AND version = ?"
-            inserts = []
-            if records:
-                inserts.append(self._insert("record_events", self.record_cols, records))
-            if notices:
-                inserts.append(
-                    self._insert("notices", self.notice_cols, notices,
-                                 " ON CONFLICT (key) DO NOTHING")
+    def insert(self, table: str, rows: int) -> str:
+        """One INSERT of ``rows`` (at most CHUNK) rows, memoised per table and count:
+        one statement is one round trip, where asyncpg's executemany costs several."""
+        key = ("insert", table, rows)
+        if key not in self._memo:
+            self._memo[key] = self._to_sql(self._insert_text(table, rows))
+        return self._memo[key]
+
+    def update_match(self, columns: tuple[str, ...]) -> str:
+        """The conditional UPDATE of a match row setting ``columns``."""
+        key = ("update", columns)
+        if key not in self._memo:
+            self._memo[key] = self._to_sql(self._update_text(columns))
+        return self._memo[key]
+
+    def save_in_one(self, columns: tuple[str, ...], records: int, notices: int,
+                    events: int) -> str:
+        """PostgreSQL: a move's INSERTs as data-modifying WITH clauses of the match's
+        conditional UPDATE, one round trip. The UPDATE's row count still says
+        whether the version matched (a mismatch rolls the whole transaction back)."""
+        key = ("save", columns, records, notices, events)
+        if key not in self._memo:
+            inserts = [
+                self._insert_text(table, rows)
+                for table, rows in (
+                    ("record_events", records), ("notices", notices), ("match_events", events)
                 )
-            if events:
-                inserts.append(self._insert("match_events", self.event_cols, events))
-            if self.sqlite:
-                # The UPDATE before the events (as their seq follows the version).
-                stmts = [*inserts[: len(inserts) - bool(events)], update]
-                if events:
-                    stmts.append(inserts[-1])
-            else:
-                ctes = ", ".join(f"w{i} AS ({sql})" for i, sql in enumerate(inserts))
-                stmts = [self._to_sql(f"WITH {ctes} {update}" if ctes else update)]
-            self._saves[key] = stmts
-        return stmts
+                if rows
+            ]
+            ctes = ", ".join(f"w{i} AS ({text})" for i, text in enumerate(inserts))
+            update = self._update_text(columns)
+            self._memo[key] = self._to_sql(f"WITH {ctes} {update}" if ctes else update)
+        return self._memo[key]
 
 
 _SQLITE = _Dialect(sqlite=True)
@@ -243,26 +254,32 @@ class Driver:
         ``version``; False (nothing to keep: roll back) if another writer moved it on."""
         d = self.d
         columns = tuple(values)
-        before: list[list[Any]] = []
-        if records:
-            before.append([r[c] for r in records for c in d.record_cols])
-        if notices:
-            conv_notice = d.notices.value
-            before.append([conv_notice(c, r[c]) for r in notices for c in d.notice_cols])
-        after = [[v for e in events for v in (match_id, e["seq"], _json_text(e))]] if events else []
         conv = d.matches.value
         update = [*(conv(c, values[c]) for c in columns), match_id, version]
-        stmts = d.save(columns, len(records), len(notices), len(events))
-        if not d.sqlite:
-            cur = self._run(stmts[0], [v for g in (*before, *after, update) for v in g])
+        conv_notice = d.notices.value
+        record_rows = [[r[c] for c in d.record_cols] for r in records]
+        notice_rows = [[conv_notice(c, r[c]) for c in d.notice_cols] for r in notices]
+        event_rows = [[match_id, e["seq"], _json_text(e)] for e in events]
+        if not d.sqlite and len(record_rows) + len(notice_rows) + len(event_rows) <= CHUNK:
+            sql = d.save_in_one(columns, len(record_rows), len(notice_rows), len(event_rows))
+            params = [v for row in (*record_rows, *notice_rows, *event_rows) for v in row]
+            cur = self._run(sql, [*params, *update])
             done = cur.rowcount == 1
             cur.close()
-            return done
-        for sql, params in zip(stmts[: len(before)], before, strict=True):
-            self._run(sql, params).close()
-        cur = self._run(stmts[len(before)], update)
+            return bool(done)
+        # SQLite in process (no round trips to save), or a move too big for one
+        # statement: one INSERT per table and chunk, the events after the UPDATE
+        # (their seq follows the version it checks).
+        self._insert("record_events", record_rows)
+        self._insert("notices", notice_rows)
+        cur = self._run(d.update_match(columns), update)
         done = cur.rowcount == 1
         cur.close()
-        if done and after:
-            self._run(stmts[-1], after[0]).close()
-        return done
+        if done:
+            self._insert("match_events", event_rows)
+        return bool(done)
+
+    def _insert(self, table: str, rows: list[list[Any]]) -> None:
+        for i in range(0, len(rows), CHUNK):
+            chunk = rows[i : i + CHUNK]
+            self._run(self.d.insert(table, len(chunk)), [v for row in chunk for v in row]).close()
