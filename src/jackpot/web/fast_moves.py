@@ -96,7 +96,7 @@ def _payload(request: Request, action: str, body: bytes) -> Any:
     try:
         data = json.loads(body)
         return _MODELS[action].model_validate(data)
-    except (ValueError, ValidationError):
+    except (ValueError, ValidationError, RecursionError):  # RecursionError: [[[[...]]]]
         return _NO
 
 
