@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -225,13 +225,7 @@ async def join_match(
     version = row["version"] + 1
     out = Outcome(match_id, [{"seq": version, "type": "joined", "seat": seat, "name": actor.name}])
     await _store_events(conn, match_id, out.events)
-    res = await conn.execute(
-        update(t.matches)
-        .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
-        .values(version=version)
-    )
-    if res.rowcount != 1:
-        raise conflict("the match changed meanwhile; try again", "retry")
+    await _next_version(conn, row)
     if len(free) == 1:
         await _start(conn, match_id, now, out)
     return out
@@ -299,7 +293,7 @@ async def throw(
         dice = fair.throw_dice(row["server_seed"], row["client_seed"], tx.match.throws, count)
         tx.apply(lambda mm: mm.throw(seat, dice))
 
-    return await _required(_move(conn, match_id, now, step))
+    return _required(await _move(conn, match_id, now, step))
 
 
 async def cover(
@@ -315,7 +309,7 @@ async def cover(
             raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
         tx.apply(lambda mm: mm.cover(seat, tiles))
 
-    return await _required(_move(conn, match_id, now, step))
+    return _required(await _move(conn, match_id, now, step))
 
 
 async def resign(
@@ -326,7 +320,7 @@ async def resign(
         tx.apply(lambda mm: mm.leave(seat, "resigned"))
 
     try:
-        return await _required(_move(conn, match_id, now, step, waiting_ok=True))
+        return _required(await _move(conn, match_id, now, step, waiting_ok=True))
     except _NotStarted as waiting:
         return await _leave_waiting(conn, actor, waiting.row)
 
@@ -341,11 +335,7 @@ async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outco
     version = row["version"] + 1
     if mine[0]["seat"] == 0:
         ev = {"seq": version, "type": "cancelled"}
-        res = await conn.execute(
-            update(t.matches)
-            .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
-            .values(status="finished", finished_at=utcnow(), version=version)
-        )
+        await _next_version(conn, row, status="finished", finished_at=utcnow())
     else:
         ev = {"seq": version, "type": "left", "seat": mine[0]["seat"]}
         await conn.execute(
@@ -353,13 +343,7 @@ async def _leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outco
             .where(t.seats.c.match_id == match_id, t.seats.c.seat == mine[0]["seat"])
             .values(user_id=None, name=None, client_seed=None)
         )
-        res = await conn.execute(
-            update(t.matches)
-            .where(t.matches.c.id == match_id, t.matches.c.version == row["version"])
-            .values(version=version)
-        )
-    if res.rowcount != 1:
-        raise conflict("the match changed meanwhile; try again", "retry")
+        await _next_version(conn, row)
     await _store_events(conn, match_id, [ev])
     return Outcome(match_id, [ev])
 
@@ -496,11 +480,22 @@ async def _move(
     return tx.outcome()
 
 
-async def _required(pending: Awaitable[Outcome | None]) -> Outcome:
+def _required(out: Outcome | None) -> Outcome:
     """A player's move always has an outcome (only a timeout may find nothing to do)."""
-    out = await pending
     assert out is not None
     return out
+
+
+async def _next_version(conn: AsyncConnection, row: Any, **values: Any) -> None:
+    """Before the start: move a match's version on by one (setting ``values`` too),
+    if nobody else moved it first."""
+    res = await conn.execute(
+        update(t.matches)
+        .where(t.matches.c.id == row["id"], t.matches.c.version == row["version"])
+        .values(version=row["version"] + 1, **values)
+    )
+    if res.rowcount != 1:
+        raise conflict("the match changed meanwhile; try again", "retry")
 
 
 async def _after_save(conn: AsyncConnection, tx: _Tx) -> None:

@@ -50,20 +50,9 @@ class FastMoves:
         if found is None:
             await self.app(scope, receive, send)
             return
-        read: list[Message] = []
-        body = b""
-        while True:
-            msg = await receive()
-            read.append(msg)
-            if msg["type"] != "http.request":
-                break
-            body += msg.get("body", b"")
-            if not msg.get("more_body", False):
-                break
+        read, body = await _read_body(receive)
         request = Request(scope)
-        payload = _NO
-        if read[-1]["type"] == "http.request":  # not a client that went away
-            payload = _payload(request, found.group(2), body)
+        payload = _NO if body is None else _payload(request, found.group(2), body)
         if payload is not _NO and same_origin(request) and await current_actor(request):
             try:
                 result: Any = await move(request, found.group(1), payload)
@@ -98,6 +87,18 @@ def _payload(request: Request, action: str, body: bytes) -> Any:
         return _MODELS[action].model_validate(data)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: [[[[...]]]]
         return _NO
+
+
+async def _read_body(receive: Receive) -> tuple[list[Message], bytes | None]:
+    """The messages read and the whole body, or None if the client went away."""
+    read: list[Message] = []
+    while True:
+        msg = await receive()
+        read.append(msg)
+        if msg["type"] != "http.request":
+            return read, None
+        if not msg.get("more_body", False):
+            return read, b"".join(m.get("body", b"") for m in read)
 
 
 def _replay(read: list[Message], receive: Receive) -> Receive:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 import orjson
 from fastapi import Request, Response
@@ -51,6 +52,32 @@ def _frame(seq: int, data: str) -> str:
     return f"id: {seq}\nevent: match\ndata: {data}\n\n"
 
 
+async def _frames(
+    request: Request, match_id: str, batch: list[dict[str, Any]], sent: int
+) -> tuple[str, int, bool]:
+    """The frames for live events after ``sent`` (a gap before one is filled from
+    the database, a repeat dropped), the last id written, and whether the stream
+    ends there (the match's final event, or the bus closing it)."""
+    frames: list[str] = []
+    for ev in batch:
+        if ev is CLOSED or ev.get("type") == CLOSED["type"]:
+            return "".join(frames), sent, True
+        seq = int(ev["seq"])
+        if seq <= sent:
+            continue
+        if seq > sent + 1:
+            for s, data in await _since(request, match_id, sent):
+                if s >= seq:
+                    break
+                frames.append(_frame(s, data))
+                sent = s
+        frames.append(_frame(seq, orjson.dumps(ev).decode()))
+        sent = seq
+        if ev["type"] in FINAL:
+            return "".join(frames), sent, True
+    return "".join(frames), sent, False
+
+
 async def event_stream(request: Request, match_id: str) -> Response:
     last = _last_id(request)
     async with db_of(request).read() as conn:
@@ -83,28 +110,11 @@ async def event_stream(request: Request, match_id: str) -> Response:
                 batch = [first]
                 while not sub.queue.empty():
                     batch.append(sub.queue.get_nowait())
-                frames: list[str] = []
-                for ev in batch:
-                    if ev is CLOSED or ev.get("type") == CLOSED["type"]:
-                        if frames:
-                            yield "".join(frames)
-                        return
-                    seq = int(ev["seq"])
-                    if seq <= sent:
-                        continue
-                    if seq > sent + 1:
-                        for s, data in await _since(request, match_id, sent):
-                            if s >= seq:
-                                break
-                            frames.append(_frame(s, data))
-                            sent = s
-                    frames.append(_frame(seq, orjson.dumps(ev).decode()))
-                    sent = seq
-                    if ev["type"] in FINAL:
-                        yield "".join(frames)
-                        return
-                if frames:
-                    yield "".join(frames)
+                chunk, sent, done = await _frames(request, match_id, batch, sent)
+                if chunk:
+                    yield chunk
+                if done:
+                    return
         finally:
             sub.close()
 
