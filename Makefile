@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck clean
+.PHONY: run test lint typecheck clean messages catalogs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) catalogs
 	$(BIN)/jackpot serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
@@ -21,16 +21,42 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/jackpot/engine src/jackpot/fair src/jackpot/strategy
 
+# Translations: English is the source; the other languages' catalogs live in
+# src/jackpot/locale/<lang>/LC_MESSAGES/{messages,js}.po (server, browser) and are
+# compiled to .mo here, so a fresh clone's `make run` serves every language.
+LANGS := pt ms et sk
+LOCALE := src/jackpot/locale
+PO := $(foreach l,$(LANGS),$(LOCALE)/$(l)/LC_MESSAGES/messages.po $(LOCALE)/$(l)/LC_MESSAGES/js.po)
+MO := $(PO:.po=.mo)
+EXTRACT := $(BIN)/pybabel extract --no-location --sort-output --no-wrap --omit-header
+
+$(LOCALE)/%.mo: $(LOCALE)/%.po $(STAMP)
+	$(BIN)/pybabel compile -i $< -o $@
+
+catalogs: $(MO)
+
+# After adding or changing text: refresh the templates and every language's .po, then
+# translate the new entries (tests/i18n fails while one is missing) and compile.
+messages: $(STAMP)
+	$(EXTRACT) -F babel.cfg -k N_ -k pgettext:1c,2 -o $(LOCALE)/messages.pot .
+	$(EXTRACT) -F js.cfg --no-default-keywords -k t -k tn:1,2 -o $(LOCALE)/js.pot .
+	for d in messages js; do for l in $(LANGS); do \
+	  f=$(LOCALE)/$$l/LC_MESSAGES/$$d.po; \
+	  if [ -f $$f ]; then $(BIN)/pybabel update -q --no-wrap --no-fuzzy-matching --ignore-obsolete -D $$d -l $$l -i $(LOCALE)/$$d.pot -o $$f; \
+	  else $(BIN)/pybabel init --no-wrap -D $$d -l $$l -i $(LOCALE)/$$d.pot -o $$f; fi; \
+	done; done
+	$(MAKE) catalogs
+
 # PostgreSQL for the second pass of the web suite (this machine kind runs one there).
 PG_TEST_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
 # Browser tests run in their own pytest process: Playwright's sync API keeps an event
 # loop running in the main thread, which the async web tests cannot share.
-test: lint typecheck
+test: lint typecheck catalogs
 	$(BIN)/pytest --ignore=tests/browser
 	$(BIN)/pytest tests/browser
 	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest tests/web
 	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest tests/browser
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var $(MO)

@@ -19,6 +19,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from jackpot.web.bus import make_bus
 from jackpot.web.db import Database
 from jackpot.web.errors import ApiError
+from jackpot.web.language import Language
+from jackpot.web.language import router as language_router
 from jackpot.web.settings import Settings, load_settings
 from jackpot.web.sweeper import run_sweeper
 
@@ -269,6 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(notify_router)
     app.include_router(rematch_router)
+    app.include_router(language_router)
     app.mount("/static", StaticFiles(directory=PACKAGE_DIR / "static"), name="static")
     # Innermost first: the fast lane for moves runs inside the body limit and the
     # security headers, like every route.
@@ -277,4 +280,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(FastMoves, error_response=_error_response)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Language)
     return app

@@ -14,6 +14,7 @@ from jinja2 import TemplateNotFound
 from sqlalchemy import select, update
 from starlette.datastructures import FormData
 
+from jackpot.i18n import jinja as i18n_jinja
 from jackpot.web import actions, auth
 from jackpot.web import models as t
 from jackpot.web.actions import Actor
@@ -63,7 +64,7 @@ def human_seconds(seconds: int) -> str:
 
 def make_templates() -> Jinja2Templates:
     templates = Jinja2Templates(directory=str(PACKAGE_DIR / "templates"))
-    templates.env.filters["seconds"] = human_seconds
+    i18n_jinja.install(templates.env)
     return templates
 
 

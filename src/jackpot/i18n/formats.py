@@ -1,0 +1,75 @@
+"""Numbers, percentages, dates and durations written the current language's way (Babel)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from babel import Locale, dates, lists, numbers
+
+from jackpot.i18n.catalogs import current_locale, ngettext
+
+
+def number(value: float, digits: int = 0) -> str:
+    """A number with exactly `digits` decimals: 3.5 in English, 3,5 in Slovak."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return numbers.format_decimal(value, format=pattern, locale=current_locale())
+
+
+def percent(share: float, digits: int = 1) -> str:
+    """A share of 1 as a percentage: 0.0799874 reads 8.0% or 8,0 % by language."""
+    locale = Locale.parse(current_locale())
+    pattern = locale.percent_formats[None].pattern
+    if digits:
+        pattern = re.sub(r"0(\s*%)", "0." + "0" * digits + r"\1", pattern, count=1)
+    return numbers.format_percent(share, format=pattern, locale=locale)
+
+
+def exact_percent(share: float) -> str:
+    """Every decimal the value has: 7.99874% (English), 7,99874 % (Slovak)."""
+    return numbers.format_percent(share, locale=current_locale(), decimal_quantization=False)
+
+
+def day(value: str | date | datetime | None) -> str:
+    """A date (an ISO string from the database is fine) in the language's medium form."""
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value[:19])
+        except ValueError:
+            return value[:10]
+    if isinstance(value, datetime):
+        value = value.date()
+    return dates.format_date(value, format="medium", locale=current_locale())
+
+
+def duration(seconds: int) -> str:
+    """A deadline in whole units, words spelled out: "1 day", "5 minutes", "1 päev"."""
+    for limit, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= limit and seconds % limit == 0:
+            n = seconds // limit
+            return _unit(unit, n)
+    return _unit("second", seconds)
+
+
+def _unit(unit: str, n: int) -> str:
+    if unit == "day":
+        return ngettext("%(num)d day", "%(num)d days", n)
+    if unit == "hour":
+        return ngettext("%(num)d hour", "%(num)d hours", n)
+    if unit == "minute":
+        return ngettext("%(num)d minute", "%(num)d minutes", n)
+    return ngettext("%(num)d second", "%(num)d seconds", n)
+
+
+def and_list(items: object) -> str:
+    """2, 5 and 7 / 2, 5 e 7: a list joined the language's way."""
+    return lists.format_list([str(i) for i in items], locale=current_locale())  # type: ignore[attr-defined]
+
+
+def or_list(items: object) -> str:
+    """2, 5 or 7 / 2, 5 alebo 7."""
+    return lists.format_list(  # type: ignore[attr-defined]
+        [str(i) for i in items], style="or", locale=current_locale()
+    )

@@ -1,0 +1,72 @@
+"""Jinja2 wired to the catalogs: `{% trans %}` blocks (trimmed), `_()`, and the
+locale-aware filters the templates format numbers, dates and durations with."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from jinja2 import Environment
+
+from jackpot.i18n import formats
+from jackpot.i18n.catalogs import LANGUAGES, N_, current_locale, translations
+
+#: The two games' names as players read them ("Jackpot" stays a name everywhere).
+VARIANT_NAMES = {"jackpot": N_("Jackpot"), "classic": N_("Classic")}
+
+
+def _gettext(message: str) -> str:
+    return translations(current_locale()).ugettext(message)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    return translations(current_locale()).ungettext(singular, plural, n)
+
+
+def _pgettext(context: str, message: str) -> str:
+    return translations(current_locale()).upgettext(context, message)
+
+
+def variant_name(variant: str) -> str:
+    return _gettext(VARIANT_NAMES[variant]) if variant in VARIANT_NAMES else variant
+
+
+def install(env: Environment) -> None:
+    env.add_extension("jinja2.ext.i18n")
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        _gettext, _ngettext, newstyle=True, pgettext=_pgettext
+    )
+    env.filters.update(
+        seconds=formats.duration,
+        number=formats.number,
+        percent=formats.percent,
+        day=formats.day,
+        and_list=formats.and_list,
+        or_list=formats.or_list,
+        variant=variant_name,
+    )
+    env.globals.update(
+        current_locale=current_locale,
+        languages=LANGUAGES,
+        js_catalog=lambda: js_catalog(current_locale()),
+    )
+
+
+@cache
+def js_catalog(locale: str) -> str:
+    """The browser's catalog for `locale` as JSON safe inside a <script> element:
+    msgid -> text, or msgid -> [forms] for plurals (static/i18n.js reads it)."""
+    messages: dict[str, str | list[str]] = {}
+    catalog = getattr(translations(locale, "js"), "_catalog", {})
+    for key, text in catalog.items():
+        if isinstance(key, tuple):
+            msgid, index = key
+            forms = messages.setdefault(msgid, [])
+            assert isinstance(forms, list)
+            forms.extend([""] * (index + 1 - len(forms)))
+            forms[index] = text
+        elif key:
+            messages[key] = text
+    body = json.dumps({"locale": locale, "messages": messages}, ensure_ascii=False)
+    return body.replace("<", "\\u003c")
