@@ -40,10 +40,10 @@ catalogs: $(MO)
 messages: $(STAMP)
 	$(EXTRACT) -F babel.cfg -k N_ -k pgettext:1c,2 -o $(LOCALE)/messages.pot .
 	$(EXTRACT) -F js.cfg --no-default-keywords -k t -k tn:1,2 -o $(LOCALE)/js.pot .
-	for d in messages js; do for l in $(LANGS); do \
+	set -e; for d in messages js; do for l in $(LANGS); do \
 	  f=$(LOCALE)/$$l/LC_MESSAGES/$$d.po; \
-	  if [ -f $$f ]; then $(BIN)/pybabel update -q --no-wrap --no-fuzzy-matching --ignore-obsolete -D $$d -l $$l -i $(LOCALE)/$$d.pot -o $$f; \
-	  else $(BIN)/pybabel init --no-wrap -D $$d -l $$l -i $(LOCALE)/$$d.pot -o $$f; fi; \
+	  if [ -f $$f ]; then $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching --ignore-obsolete -D $$d -l $$l -i $(LOCALE)/$$d.pot -o $$f; \
+	  else $(BIN)/pybabel -q init --no-wrap -D $$d -l $$l -i $(LOCALE)/$$d.pot -o $$f; fi; \
 	done; done
 	$(MAKE) catalogs
 
