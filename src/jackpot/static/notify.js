@@ -2,8 +2,10 @@
 // title while a match between people waits for them, and a system notification
 // (Notifications API, only if they allow it) once per throw that becomes theirs.
 // It asks the server every 15 s, and at once when the tab comes back into view.
+import { t } from "./i18n.js";
+
 const POLL_MS = 15000;
-const PREFIX = "(Your throw) ";
+const PREFIX = t("(Your throw) ");
 const SEEN_KEY = "jackpot.notified";
 const here = document.getElementById("match");
 const hereId = here ? here.dataset.matchId : null;
@@ -38,9 +40,11 @@ function announce(list) {
     known.add(key);
     if (!canNotify()) continue;
     if (m.id === hereId && document.visibilityState === "visible") continue;
-    const variant = m.variant === "classic" ? "Classic" : "Jackpot";
-    const n = new Notification("Your throw", {
-      body: `Your ${variant} match is waiting for you.`,
+    const body = m.variant === "classic"
+      ? t("Your Classic match is waiting for you.")
+      : t("Your Jackpot match is waiting for you.");
+    const n = new Notification(t("Your throw"), {
+      body,
       tag: key,
     });
     n.onclick = () => { window.focus(); window.location.href = `/matches/${m.id}`; };
@@ -66,8 +70,8 @@ function offerButton() {
   b.type = "button";
   b.className = "link";
   b.id = "notify-me";
-  b.textContent = "Notify me of my throws";
-  b.title = "Show a notification when it becomes your throw, while a page of this site is open";
+  b.textContent = t("Notify me of my throws");
+  b.title = t("Show a notification when it becomes your throw, while a page of this site is open");
   b.addEventListener("click", async () => {
     const answer = await Notification.requestPermission();
     if (answer !== "default") b.remove();

@@ -1,0 +1,60 @@
+// The page's language for the scripts: t() and tn() read the catalog the server put
+// in the page (#i18n-catalog, compiled from locale/<lang>/LC_MESSAGES/js.po), and fall
+// back to the English text they are given. Placeholders are {name}; tn() also fills {n}.
+// Outside a page (node, in the tests) there is no catalog: English.
+const page = typeof document !== "undefined" ? document : null;
+const element = page ? page.getElementById("i18n-catalog") : null;
+const catalog = element ? JSON.parse(element.textContent || "{}") : {};
+const messages = catalog.messages || {};
+
+/** The language of the page, as in <html lang>: "en", "pt", "ms", "et" or "sk". */
+export const lang = (page && page.documentElement.lang) || "en";
+
+// Which plural form a count takes: the same rules as each js.po's Plural-Forms header
+// (tests/i18n checks that they agree).
+const PLURALS = {
+  en: (n) => (n === 1 ? 0 : 1),
+  pt: (n) => (n > 1 ? 1 : 0),
+  ms: () => 0,
+  et: (n) => (n === 1 ? 0 : 1),
+  sk: (n) => (n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2),
+};
+
+export function pluralForm(language, n) {
+  return (PLURALS[language] || PLURALS.en)(n);
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** The translation of `text`, its {placeholders} filled from `params`. */
+export function t(text, params = {}) {
+  const found = messages[text];
+  return fill(typeof found === "string" && found ? found : text, params);
+}
+
+/** The form of `singular`/`plural` that fits `n`, with {n} and `params` filled. */
+export function tn(singular, plural, n, params = {}) {
+  const forms = messages[singular];
+  let text = n === 1 ? singular : plural;
+  if (Array.isArray(forms)) {
+    const form = forms[pluralForm(lang, n)];
+    if (form) text = form;
+  }
+  return fill(text, { n: formatNumber(n), ...params });
+}
+
+/** A number the page's way: 3.5 in English, 3,5 in Portuguese. */
+export function formatNumber(value, options = {}) {
+  return new Intl.NumberFormat(lang, options).format(value);
+}
+
+/** A share of 1 as a percentage the page's way, with `digits` decimals. */
+export function formatPercent(share, digits = 1) {
+  return new Intl.NumberFormat(lang, {
+    style: "percent",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(share);
+}

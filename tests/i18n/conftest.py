@@ -1,0 +1,6 @@
+"""The web fixtures (app, clients) and helpers of tests/web serve these tests too."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
