@@ -58,3 +58,17 @@ export function formatPercent(share, digits = 1) {
     maximumFractionDigits: digits,
   }).format(share);
 }
+
+/** "2, 5 and 7" the page's way ("2, 5 e 7", "2, 5 a 7"). */
+export function andList(items) {
+  const words = items.map(String);
+  if (typeof Intl.ListFormat !== "function") return words.join(", ");
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
+}
+
+/** "2, 5 or 7" the page's way. */
+export function orList(items) {
+  const words = items.map(String);
+  if (typeof Intl.ListFormat !== "function") return words.join(", ");
+  return new Intl.ListFormat(lang, { style: "long", type: "disjunction" }).format(words);
+}

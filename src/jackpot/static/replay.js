@@ -1,6 +1,7 @@
 // Step through a finished match: board, dice, the choice, and what every option
 // was worth. All the numbers come from the server (exact solver values), so this
 // file only shows them; it needs no network after the page has loaded.
+import { andList, formatNumber, t } from "./i18n.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
@@ -18,18 +19,18 @@ function tilesText(list) {
 function describe(step) {
   const who = names[step.seat];
   if (step.kind === "out") {
-    return `${who} ${step.reason === "resigned" ? "resigned" : "ran out of time"} and is out.`;
+    return step.reason === "resigned"
+      ? t("{name} resigned and is out.", { name: who })
+      : t("{name} ran out of time and is out.", { name: who });
   }
-  let text = `Round ${step.round}: ${who} threw ${step.dice.join(" and ")}`;
-  if (step.cover === null) text += " and left the match before covering";
-  else if (step.cover.length === 0) text += ": nothing left to cover";
-  else text += ` and covered ${tilesText(step.cover)}`;
+  const parts = [t("Round {round}: {name} threw {dice}.", { round: step.round, name: who, dice: andList(step.dice) })];
+  if (step.cover === null) parts.push(t("Left the match before covering."));
+  else if (step.cover.length === 0) parts.push(t("Nothing left to cover."));
+  else parts.push(t("Covered {tiles}.", { tiles: tilesText(step.cover) }));
   if (step.turn_score !== null) {
-    text += step.shut ? ". Box shut!" : `. Turn over: ${step.turn_score} left open.`;
-  } else {
-    text += ".";
+    parts.push(step.shut ? t("Box shut!") : t("Turn over: {score} left open.", { score: step.turn_score }));
   }
-  return text;
+  return parts.join(" ");
 }
 
 function same(a, b) {
@@ -38,7 +39,7 @@ function same(a, b) {
 
 function show(i) {
   const step = steps[i];
-  $("where").textContent = `Step ${i + 1} of ${steps.length}`;
+  $("where").textContent = t("Step {step} of {steps}", { step: i + 1, steps: steps.length });
   $("step-text").textContent = describe(step);
   $("first").disabled = $("prev").disabled = i === 0;
   $("next").disabled = $("last").disabled = i === steps.length - 1;
@@ -73,13 +74,13 @@ function show(i) {
   if (step.kind !== "throw" || step.options.length === 0) {
     $("odds").hidden = true;
     $("no-choice").textContent =
-      step.kind === "out" ? "Nobody chose anything here." : "The dice offered nothing, so there was no choice.";
+      step.kind === "out" ? t("Nobody chose anything here.") : t("The dice offered nothing, so there was no choice.");
     gave.textContent = "";
     return;
   }
   $("odds").hidden = false;
   $("no-choice").textContent =
-    step.options.length === 1 ? "Only one option was on offer: a forced cover." : "";
+    step.options.length === 1 ? t("Only one option was on offer: a forced cover.") : "";
   for (const o of step.options) {
     const tr = document.createElement("tr");
     const isChosen = same(o.tiles, step.cover);
@@ -89,29 +90,32 @@ function show(i) {
     const cells = [
       tilesText(o.tiles),
       o.p_text,
-      o.e.toFixed(2),
-      [isChosen ? "chosen" : "", isBest ? "best" : ""].filter(Boolean).join(", "),
+      formatNumber(o.e, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      [isChosen ? t("chosen") : "", isBest ? t("best") : ""].filter(Boolean).join(", "),
     ];
     cells.forEach((c, k) => {
       const td = document.createElement("td");
       td.textContent = c;
-      if (k === 1) td.title = `exactly ${o.p_exact}`;
+      if (k === 1) td.title = t("exactly {fraction}", { fraction: o.p_exact });
       if (k === 1 || k === 2) td.className = "num";
       tr.append(td);
     });
     oddsBody.append(tr);
   }
   if (step.cover === null) {
-    gave.textContent = "No cover was chosen.";
+    gave.textContent = t("No cover was chosen.");
   } else if (step.given_away === 0) {
-    gave.textContent = "The best choice: it gave away nothing.";
+    gave.textContent = t("The best choice: it gave away nothing.");
     gave.classList.add("zero");
   } else {
     const kept = step.options.find((o) => same(o.tiles, step.cover));
     const top = step.options.find((o) => same(o.tiles, step.best));
-    gave.textContent =
-      `Gave away ${step.given_away_text} of chance: this cover kept ${kept.p_text}, ` +
-      `the best (${tilesText(step.best)}) kept ${top.p_text}.`;
+    gave.textContent = t("Gave away {lost} of chance: this cover kept {kept}, the best ({best}) kept {top}.", {
+      lost: step.given_away_text,
+      kept: kept.p_text,
+      best: tilesText(step.best),
+      top: top.p_text,
+    });
     gave.classList.add("some");
   }
 }
@@ -140,4 +144,4 @@ document.addEventListener("keydown", (e) => {
 
 const fromHash = /^#step-(\d+)$/.exec(location.hash);
 if (steps.length) go(fromHash ? Number(fromHash[1]) - 1 : 0);
-else $("step-text").textContent = "This match had no throws.";
+else $("step-text").textContent = t("This match had no throws.");

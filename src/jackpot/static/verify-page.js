@@ -1,5 +1,6 @@
 // The Verify page: reads a record from the text box, a file or ?match=ID, runs the
 // verifier in the browser and shows each check with a tick and the first problem.
+import { t } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
 
 const form = document.getElementById("verify-form");
@@ -31,12 +32,12 @@ function show(report) {
 
 async function run(source) {
   button.disabled = true;
-  summary.textContent = "Checking…";
+  summary.textContent = t("Checking…");
   outcome.hidden = false;
   try {
     show(await verifyRecord(source));
   } catch (err) {
-    show({ ok: false, checks: [], problem: String(err), summary: `Not verified: ${err}` });
+    show({ ok: false, checks: [], problem: String(err), summary: t("Not verified: {error}", { error: String(err) }) });
   } finally {
     button.disabled = false;
   }
@@ -45,7 +46,12 @@ async function run(source) {
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   if (!text.value.trim()) {
-    show({ ok: false, checks: [], problem: "there is no record to check: paste one or choose a file", summary: "Nothing to check yet." });
+    show({
+      ok: false,
+      checks: [],
+      problem: t("there is no record to check: paste one or choose a file"),
+      summary: t("Nothing to check yet."),
+    });
     return;
   }
   run(text.value);
@@ -61,7 +67,7 @@ file.addEventListener("change", async () => {
 const matchId = new URLSearchParams(location.search).get("match");
 if (matchId) {
   (async () => {
-    summary.textContent = "Fetching the record…";
+    summary.textContent = t("Fetching the record…");
     outcome.hidden = false;
     try {
       const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}/record`, {
@@ -69,20 +75,25 @@ if (matchId) {
       });
       const body = await response.text();
       if (!response.ok) {
-        let why = `the site answered ${response.status} for match ${matchId}`;
+        let why = t("the site answered {status} for match {match}", { status: response.status, match: matchId });
         try {
           const error = JSON.parse(body).error;
           if (error && error.message) why = error.message;
         } catch {
           // not JSON: keep the status
         }
-        show({ ok: false, checks: [], problem: why, summary: `Could not fetch match ${matchId}.` });
+        show({ ok: false, checks: [], problem: why, summary: t("Could not fetch match {match}.", { match: matchId }) });
         return;
       }
       text.value = body;
       run(body);
     } catch (err) {
-      show({ ok: false, checks: [], problem: `could not fetch the record: ${err}`, summary: "Could not fetch the record." });
+      show({
+        ok: false,
+        checks: [],
+        problem: t("could not fetch the record: {error}", { error: String(err) }),
+        summary: t("Could not fetch the record."),
+      });
     }
   })();
 }
