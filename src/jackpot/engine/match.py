@@ -120,18 +120,29 @@ class Match:
         if turn.dice is not None:
             raise WrongPhase(
                 f"seat {seat} must cover before throwing again: "
-                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}"
+                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}",
+                "must_cover",
+                seat=seat,
+                dice=turn.dice,
+                options=turn.options,
+                variant=self.variant.value,
             )
         dice = tuple(dice)
         if len(dice) not in (1, 2) or any(
             isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
         ):
-            raise BadDice(f"a throw is one or two dice from 1 to 6, not {list(dice)}")
+            raise BadDice(
+                f"a throw is one or two dice from 1 to 6, not {list(dice)}",
+                "dice_range",
+                given=list(dice),
+            )
         if len(dice) == 1 and not may_throw_one_die(self.variant, turn.open):
+            classic = self.variant is Variant.CLASSIC
             raise BadDice(
                 "one die is allowed only in Classic, once 7, 8 and 9 are all covered"
-                if self.variant is Variant.CLASSIC
-                else "Jackpot is always played with two dice"
+                if classic
+                else "Jackpot is always played with two dice",
+                "one_die_classic" if classic else "one_die_jackpot",
             )
         n = self.throws
         offered = options(self.variant, turn.open, dice)
@@ -145,18 +156,27 @@ class Match:
     def cover(self, seat: int, tiles: Iterable[int]) -> tuple[Match, list[Event]]:
         turn = self._turn_of(seat)
         if turn.dice is None:
-            raise WrongPhase(f"seat {seat} must throw before covering")
+            raise WrongPhase(f"seat {seat} must throw before covering", "must_throw", seat=seat)
         chosen = tuple(sorted(tiles))
         if not chosen:
             raise NotOnOffer(
                 f"choose what to cover: {_describe_dice(turn.dice, self.variant)} "
-                f"reach {describe_options(turn.options)}"
+                f"reach {describe_options(turn.options)}",
+                "choose",
+                dice=turn.dice,
+                options=turn.options,
+                variant=self.variant.value,
             )
         if chosen not in turn.options:
             verb = "is" if len(chosen) == 1 else "are"
             raise NotOnOffer(
                 f"{_describe_tiles(chosen)} {verb} not on offer: "
-                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}"
+                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}",
+                "not_on_offer",
+                tiles=chosen,
+                dice=turn.dice,
+                options=turn.options,
+                variant=self.variant.value,
             )
         still_open = turn.open - set(chosen)
         events: list[Event] = [Covered(n=self.throws - 1, seat=seat, tiles=chosen, open=still_open)]
@@ -234,19 +254,34 @@ class Match:
 
     def _check_seat(self, seat: int) -> None:
         if self.result is not None:
-            raise MatchOver("the match is over")
+            raise MatchOver("the match is over", "match_over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise UnknownSeat(f"there is no seat {seat} in a match of {self.seats}")
+            raise UnknownSeat(
+                f"there is no seat {seat} in a match of {self.seats}",
+                "unknown_seat",
+                seat=seat,
+                seats=self.seats,
+            )
         if self.out[seat] is not None:
-            raise SeatIsOut(f"seat {seat} is out of the match ({self.out[seat]})")
+            raise SeatIsOut(
+                f"seat {seat} is out of the match ({self.out[seat]})",
+                "seat_out",
+                seat=seat,
+                why=self.out[seat],
+            )
 
     def _turn_of(self, seat: int) -> Turn:
         self._check_seat(seat)
         turn = self.turn
         if turn is None:  # pragma: no cover - a live match always has a turn
-            raise IllegalMove("no turn is in progress")
+            raise IllegalMove("no turn is in progress", "no_turn")
         if turn.seat != seat:
-            raise NotYourTurn(f"it is not seat {seat}'s turn: seat {turn.seat} is to play")
+            raise NotYourTurn(
+                f"it is not seat {seat}'s turn: seat {turn.seat} is to play",
+                "not_your_turn",
+                seat=seat,
+                turn_seat=turn.seat,
+            )
         return turn
 
     # -- persistence ---------------------------------------------------------

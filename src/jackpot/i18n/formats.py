@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date, datetime
 
 from babel import Locale, dates, lists, numbers
@@ -35,10 +36,11 @@ def day(value: str | date | datetime | None) -> str:
     if value is None or value == "":
         return "–"
     if isinstance(value, str):
+        text = value
         try:
-            value = datetime.fromisoformat(value[:19])
+            value = datetime.fromisoformat(text[:19])
         except ValueError:
-            return value[:10]
+            return text[:10]
     if isinstance(value, datetime):
         value = value.date()
     return dates.format_date(value, format="medium", locale=current_locale())
@@ -63,13 +65,11 @@ def _unit(unit: str, n: int) -> str:
     return ngettext("%(num)d second", "%(num)d seconds", n)
 
 
-def and_list(items: object) -> str:
+def and_list(items: Iterable[object]) -> str:
     """2, 5 and 7 / 2, 5 e 7: a list joined the language's way."""
-    return lists.format_list([str(i) for i in items], locale=current_locale())  # type: ignore[attr-defined]
+    return lists.format_list([str(i) for i in items], locale=current_locale())
 
 
-def or_list(items: object) -> str:
+def or_list(items: Iterable[object]) -> str:
     """2, 5 or 7 / 2, 5 alebo 7."""
-    return lists.format_list(  # type: ignore[attr-defined]
-        [str(i) for i in items], style="or", locale=current_locale()
-    )
+    return lists.format_list([str(i) for i in items], style="or", locale=current_locale())
