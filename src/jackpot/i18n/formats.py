@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from babel import Locale, dates, lists, numbers
 
-from jackpot.i18n.catalogs import current_locale, ngettext
+from jackpot.i18n.catalogs import N_, current_locale, gettext, ngettext
+
+#: The two games' names as players read them ("Jackpot" stays a name everywhere).
+VARIANT_NAMES = {"jackpot": N_("Jackpot"), "classic": N_("Classic")}
+
+
+def variant_name(variant: str) -> str:
+    return gettext(VARIANT_NAMES[variant]) if variant in VARIANT_NAMES else variant
 
 
 def number(value: float, digits: int = 0) -> str:
@@ -44,6 +51,11 @@ def day(value: str | date | datetime | None) -> str:
     if isinstance(value, datetime):
         value = value.date()
     return dates.format_date(value, format="medium", locale=current_locale())
+
+
+def moment(at: datetime) -> str:
+    """A date and time of day (UTC) the language's way, for mails: "Dec 1, 2026, 14:05"."""
+    return dates.format_skeleton("yMMMdHm", at, tzinfo=UTC, locale=current_locale())
 
 
 def duration(seconds: int) -> str:

@@ -9,10 +9,7 @@ from functools import cache
 from jinja2 import Environment
 
 from jackpot.i18n import formats
-from jackpot.i18n.catalogs import LANGUAGES, N_, current_locale, translations
-
-#: The two games' names as players read them ("Jackpot" stays a name everywhere).
-VARIANT_NAMES = {"jackpot": N_("Jackpot"), "classic": N_("Classic")}
+from jackpot.i18n.catalogs import LANGUAGES, current_locale, translations
 
 
 def _gettext(message: str) -> str:
@@ -25,10 +22,6 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
 
 def _pgettext(context: str, message: str) -> str:
     return translations(current_locale()).upgettext(context, message)
-
-
-def variant_name(variant: str) -> str:
-    return _gettext(VARIANT_NAMES[variant]) if variant in VARIANT_NAMES else variant
 
 
 def install(env: Environment) -> None:
@@ -44,7 +37,7 @@ def install(env: Environment) -> None:
         day=formats.day,
         and_list=formats.and_list,
         or_list=formats.or_list,
-        variant=variant_name,
+        variant=formats.variant_name,
     )
     env.globals.update(
         current_locale=current_locale,
