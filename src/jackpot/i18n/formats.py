@@ -55,7 +55,9 @@ def day(value: str | date | datetime | None) -> str:
 
 def moment(at: datetime) -> str:
     """A date and time of day (UTC) the language's way, for mails: "Dec 1, 2026, 14:05"."""
-    return dates.format_skeleton("yMMMdHm", at, tzinfo=UTC, locale=current_locale())
+    locale = current_locale()
+    day = dates.format_date(at.astimezone(UTC).date(), format="medium", locale=locale)
+    return day + ", " + dates.format_time(at, format="short", tzinfo=UTC, locale=locale)
 
 
 def duration(seconds: int) -> str:
