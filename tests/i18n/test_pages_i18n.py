@@ -16,11 +16,12 @@ from jackpot.web.notify import unsubscribe_token
 HTML = {"accept": "text/html"}
 #: Catalog words that are names on the pages as well: the bots are named "Bot", "Bot 2".
 NAMES = {"Bot"}
-#: The charts' labels are written in Python (web/players.py), which waits for the web
-#: layout's move (issue 10) before it goes through the catalog: until then, these.
+#: Text written in Python under src/jackpot/web (the charts' labels, the 404 message)
+#: waits for the web layout's move (issue 10) before it goes through the catalog.
 CHART_WORDS = {
     "/players/": {"rated match", "Classic", "rated", "match"},
     "/replay": {"running total"},
+    "/no-such-page": {"nothing"},
 }
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
 
