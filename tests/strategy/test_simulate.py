@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from jackpot.engine.tiles import Variant
-from jackpot.strategy import Strength, simulate, solver
+from jackpot.strategy import Strength, policy, simulate
 
 TURNS = 200_000
 
@@ -13,7 +13,7 @@ TURNS = 200_000
 @pytest.mark.parametrize("strength", list(Strength))
 def test_simulation_agrees_with_the_exact_values(variant: Variant, strength: Strength) -> None:
     result = simulate.simulate(variant, strength, TURNS, np.random.default_rng(2026))
-    p, e = solver.policy_values(variant, strength)
+    p, e = policy.policy_values(variant, strength)
     low, high = result.interval
     assert low <= float(p) <= high
     # Mean score: within four standard errors of the exact expectation.

@@ -5,7 +5,7 @@ import pytest
 from strategy_reference import ref_e, ref_e_count, ref_p, ref_p_count, ref_policy
 
 from jackpot.engine.tiles import FULL, Variant, from_mask
-from jackpot.strategy import Strength, solver
+from jackpot.strategy import Strength, policy, solver
 
 ALL_SETS = [from_mask(m) for m in range(512)]
 
@@ -69,31 +69,31 @@ def test_policy_values_match_brute_force_on_every_open_set(
 ) -> None:
     for open_tiles in ALL_SETS:
         expected = ref_policy(variant.value, strength.value, open_tiles)
-        assert solver.policy_values(variant, strength, open_tiles) == expected
+        assert policy.policy_values(variant, strength, open_tiles) == expected
 
 
 @pytest.mark.parametrize("variant", list(Variant))
 @pytest.mark.parametrize("strength", list(Strength))
 def test_no_bot_beats_the_optimum(variant: Variant, strength: Strength) -> None:
     for open_tiles in ALL_SETS:
-        p, e = solver.policy_values(variant, strength, open_tiles)
+        p, e = policy.policy_values(variant, strength, open_tiles)
         assert p <= solver.p_shut_max(variant, open_tiles)
         assert e >= solver.expected_score_min(variant, open_tiles)
 
 
 def test_best_bots_reach_the_optimum_they_aim_for() -> None:
     # Jackpot best maximises P(jackpot) first; Classic best minimises the score first.
-    assert solver.policy_values(Variant.JACKPOT, Strength.BEST)[0] == solver.p_shut_max(
+    assert policy.policy_values(Variant.JACKPOT, Strength.BEST)[0] == solver.p_shut_max(
         Variant.JACKPOT
     )
-    assert solver.policy_values(Variant.CLASSIC, Strength.BEST)[1] == solver.expected_score_min(
+    assert policy.policy_values(Variant.CLASSIC, Strength.BEST)[1] == solver.expected_score_min(
         Variant.CLASSIC
     )
 
 
 def test_full_board_bot_figures() -> None:
     figures = {
-        (v, s): tuple(round(float(x), 4) for x in solver.policy_values(v, s))
+        (v, s): tuple(round(float(x), 4) for x in policy.policy_values(v, s))
         for v in Variant
         for s in Strength
     }

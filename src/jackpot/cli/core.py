@@ -131,7 +131,8 @@ def _parse_open(text: str) -> frozenset[int]:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from jackpot.strategy import Strength
-    from jackpot.strategy.solver import expected_score_min, p_shut_max, policy_values
+    from jackpot.strategy.policy import policy_values
+    from jackpot.strategy.solver import expected_score_min, p_shut_max
 
     variant = Variant(args.variant)
     open_tiles = _parse_open(args.open)
@@ -180,8 +181,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     import numpy as np
 
     from jackpot.strategy import Strength
+    from jackpot.strategy.policy import policy_values
     from jackpot.strategy.simulate import simulate
-    from jackpot.strategy.solver import policy_values
 
     variant = Variant(args.variant)
     strength = Strength(args.strength)

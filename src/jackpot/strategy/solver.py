@@ -6,9 +6,10 @@ way on another machine. A turn is a Markov chain over the 512 open sets in which
 cover only ever clears bits, so every table is built bottom-up in increasing mask
 order and each open set is solved once per process.
 
-Two objectives are solved separately, as DESIGN.md defines them: the highest
-probability of shutting the box and the lowest expected turn score. A player who
-maximises one does not in general minimise the other.
+Two objectives are solved separately, as the bots' rules use them (docs/fair-play.md,
+"Bot strengths"): the highest probability of shutting the box and the lowest expected
+turn score. A player who maximises one does not in general minimise the other. How
+well each bot plays is valued in policy.py, above the bots.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from jackpot.engine.tiles import (
     score,
     to_mask,
 )
-from jackpot.strategy.strength import Strength
 
 MASKS = 512
 
@@ -155,49 +155,3 @@ def throw_values(
     e = table.e_by_count[dice_count][mask]
     assert p is not None and e is not None
     return p, e
-
-
-@dataclass(frozen=True)
-class PolicyTable:
-    """Exact (P(shut), expected score) of one bot from every open set, by mask."""
-
-    variant: Variant
-    strength: Strength
-    p_shut: tuple[Fraction, ...]
-    expected_score: tuple[Fraction, ...]
-
-
-@cache
-def policy_table(variant: Variant, strength: Strength) -> PolicyTable:
-    """Evaluate a bot exactly by following its own choices over the whole table."""
-    # The bots are defined in terms of the optimal values above, so their module
-    # imports this one; importing it here, at call time, keeps that one-way.
-    from jackpot.strategy.bots import choose_cover_mask, choose_dice_count_mask
-
-    p_shut: list[Fraction] = [Fraction(0)] * MASKS
-    expected: list[Fraction] = [Fraction(0)] * MASKS
-    p_shut[0] = Fraction(1)
-    for mask in range(1, MASKS):
-        count = choose_dice_count_mask(variant, strength, mask)
-        left = score(from_mask(mask))
-        p = Fraction(0)
-        e = Fraction(0)
-        for dice, weight in throw_classes(variant, count):
-            if mask_options(variant, mask, dice):
-                rest = mask & ~to_mask(choose_cover_mask(variant, strength, mask, dice))
-                p += weight * p_shut[rest]
-                e += weight * expected[rest]
-            else:
-                e += weight * left
-        p_shut[mask] = p / 6**count
-        expected[mask] = e / 6**count
-    return PolicyTable(variant, strength, tuple(p_shut), tuple(expected))
-
-
-def policy_values(
-    variant: Variant, strength: Strength, open_tiles: frozenset[int] = FULL
-) -> tuple[Fraction, Fraction]:
-    """(P(shut), expected turn score) of the ``strength`` bot from ``open_tiles``."""
-    table = policy_table(variant, strength)
-    mask = to_mask(open_tiles)
-    return table.p_shut[mask], table.expected_score[mask]
