@@ -23,11 +23,11 @@ from pathlib import Path
 import httpx
 from sqlalchemy import insert
 
-from jackpot.web import models as t
-from jackpot.web import models_ratings as r
-from jackpot.web.db import Database
-from jackpot.web.players import leaderboard_page
-from jackpot.web.ratings import display_rating, is_provisional
+from jackpot.web.base import models as t
+from jackpot.web.base import models_ratings as r
+from jackpot.web.base.db import Database
+from jackpot.web.players.leaderboard import leaderboard_page
+from jackpot.web.players.ratings import display_rating, is_provisional
 
 
 async def seed(db: Database, players: int, rng: random.Random) -> None:
@@ -122,7 +122,7 @@ async def main() -> None:
     await db.dispose()
 
     from jackpot.web.app import create_app
-    from jackpot.web.settings import Settings
+    from jackpot.web.base.settings import Settings
 
     app = create_app(
         Settings(

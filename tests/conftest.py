@@ -48,7 +48,7 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str) -> Any:
-    from jackpot.web.settings import Settings
+    from jackpot.web.base.settings import Settings
 
     return Settings(
         database_url=database_url,
@@ -166,5 +166,5 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """pytest-playwright: Debian's Chromium, never a downloaded browser (DESIGN.md §6)."""
+    """pytest-playwright: Debian's Chromium, never a downloaded browser."""
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}

@@ -11,7 +11,7 @@ import pytest
 from catalog_check import LANGS, TAG, read_catalog
 from ratings_helpers import people, play, start_match
 
-from jackpot.web.notify import unsubscribe_token
+from jackpot.web.notify.prefs import unsubscribe_token
 
 HTML = {"accept": "text/html"}
 #: Catalog words that are names on the pages as well: the bots are named "Bot", "Bot 2".

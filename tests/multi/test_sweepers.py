@@ -26,17 +26,18 @@ SWEEPERS = 3
 
 
 async def _set_up(url: str) -> list[str]:
-    from jackpot.web import actions, auth
-    from jackpot.web.db import Database
+    from jackpot.web.accounts.credentials import create_guest
+    from jackpot.web.base.db import Database
+    from jackpot.web.play.seating import create_match
 
     db = Database(url)
     await db.upgrade()
     ids = []
     try:
         async with db.write() as conn:
-            actor, _ = await auth.create_guest(conn)
+            actor, _ = await create_guest(conn)
             for _ in range(MATCHES):
-                out = await actions.create_match(
+                out = await create_match(
                     conn, actor, variant="jackpot", seats=2, bots_count=1, deadline_seconds=1,
                     client_seed=None, private=False, min_deadline=1,
                 )
@@ -47,8 +48,8 @@ async def _set_up(url: str) -> list[str]:
 
 
 async def _still_due(url: str) -> int:
-    from jackpot.web import models as t
-    from jackpot.web.db import Database
+    from jackpot.web.base import models as t
+    from jackpot.web.base.db import Database
 
     db = Database(url)
     try:
@@ -69,8 +70,8 @@ async def _still_due(url: str) -> int:
 async def _outcome(url: str) -> tuple[Counter[str], Counter[str], dict[str, list[int]]]:
     import json
 
-    from jackpot.web import models as t
-    from jackpot.web.db import Database
+    from jackpot.web.base import models as t
+    from jackpot.web.base.db import Database
 
     db = Database(url)
     try:

@@ -18,10 +18,10 @@ from typing import Any
 def rebuild(args: argparse.Namespace) -> int:
     from sqlalchemy import func, select
 
-    from jackpot.web.db import Database
-    from jackpot.web.models_ratings import player_ratings
-    from jackpot.web.ratings import rebuild as do_rebuild
-    from jackpot.web.settings import SettingsError, load_settings
+    from jackpot.web.base.db import Database
+    from jackpot.web.base.models_ratings import player_ratings
+    from jackpot.web.base.settings import SettingsError, load_settings
+    from jackpot.web.players.ratings import rebuild as do_rebuild
 
     try:
         settings = load_settings()

@@ -10,7 +10,7 @@ from typing import Any
 
 
 def _settings() -> Any:
-    from jackpot.web.settings import SettingsError, load_settings
+    from jackpot.web.base.settings import SettingsError, load_settings
 
     try:
         return load_settings()
@@ -47,7 +47,8 @@ def serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        # A stream that somehow stays open must not hold a SIGTERM forever (DESIGN.md §6).
+        # A stream that somehow stays open must not hold a SIGTERM forever: uvicorn
+        # otherwise waits for open streams before it stops.
         timeout_graceful_shutdown=5,
         proxy_headers=True,
         # A player thinks longer than uvicorn's default 5 s between moves; keeping
@@ -77,9 +78,9 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def sweep(args: argparse.Namespace) -> int:
-    from jackpot.web.bus import make_bus
-    from jackpot.web.db import Database
-    from jackpot.web.sweeper import run_sweeper, sweep_once
+    from jackpot.web.base.bus_redis import make_bus
+    from jackpot.web.base.db import Database
+    from jackpot.web.play.sweeper import run_sweeper, sweep_once
 
     settings = _settings()
     if settings is None:
@@ -94,7 +95,7 @@ def sweep(args: argparse.Namespace) -> int:
         await bus.start()
         try:
             if args.once:
-                from jackpot.web.notify import mail_step
+                from jackpot.web.notify.mailer import mail_step
 
                 n = await sweep_once(db, bus)
                 print(f"applied {n} timeout{'s' if n != 1 else ''}")
@@ -119,7 +120,7 @@ def sweep(args: argparse.Namespace) -> int:
 
 
 def db_upgrade(args: argparse.Namespace) -> int:
-    from jackpot.web.db import Database
+    from jackpot.web.base.db import Database
 
     settings = _settings()
     if settings is None:

@@ -1,0 +1,1 @@
+"""Accounts: credentials, password resets, account changes, their API and pages."""

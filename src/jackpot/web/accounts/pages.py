@@ -1,0 +1,192 @@
+"""The account pages: sign-up, log-in and out, the account page, password resets.
+
+The forms post here (CSRF-checked) and redirect, or show the page again with what
+went wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from jackpot.web.accounts import changes, credentials
+from jackpot.web.accounts.resets import confirm_reset, request_reset
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
+from jackpot.web.base.http import (
+    clear_session_cookie,
+    client_address,
+    current_actor,
+    db_of,
+    forget_actor,
+    set_session_cookie,
+    settings_of,
+)
+from jackpot.web.base.identity import SESSION_COOKIE, Actor
+from jackpot.web.base.templates import render
+from jackpot.web.notify.prefs import get_pref
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/signup")
+async def signup_form(request: Request) -> Response:
+    return await render(
+        request, "signup.html", {"next": safe_next(request.query_params.get("next"))}
+    )
+
+
+@router.post("/signup")
+async def signup(request: Request) -> Response:
+    form = await read_form(request)
+    nxt = safe_next(form_text(form, "next"))
+    guest = await current_actor(request)
+    try:
+        async with db_of(request).write() as conn:
+            _actor, token = await credentials.sign_up(
+                conn,
+                form_text(form, "email"),
+                form_text(form, "password"),
+                form_text(form, "name"),
+                guest,
+            )
+    except ApiError as exc:
+        return await render(
+            request,
+            "signup.html",
+            {
+                "error": exc.message,
+                "next": nxt,
+                "email": form_text(form, "email"),
+                "name": form_text(form, "name"),
+            },
+            status=exc.status,
+        )
+    response = see_other(nxt)
+    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
+    return response
+
+
+@router.get("/login")
+async def login_form(request: Request) -> Response:
+    return await render(
+        request, "login.html", {"next": safe_next(request.query_params.get("next"))}
+    )
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = await read_form(request)
+    nxt = safe_next(form_text(form, "next"))
+    email, password = form_text(form, "email"), form_text(form, "password")
+    try:
+        _actor, token = await credentials.log_in(
+            db_of(request), email, password, client_address(request)
+        )
+    except ApiError as exc:
+        return await render(
+            request,
+            "login.html",
+            {"error": exc.message, "next": nxt, "email": email},
+            status=exc.status,
+        )
+    response = see_other(nxt)
+    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    await read_form(request)
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie:
+        async with db_of(request).write() as conn:
+            await credentials.revoke(conn, cookie)
+    response = see_other("/")
+    clear_session_cookie(response)
+    return response
+
+
+async def _account_ctx(request: Request, actor: Actor) -> dict[str, Any]:
+    async with db_of(request).read() as conn:
+        row = await changes.read_account(conn, actor.user_id)
+        turn_mail = await get_pref(conn, actor.user_id)
+    return {"email": row.email, "leaderboard": bool(row.leaderboard), "turn_mail": turn_mail}
+
+
+@router.get("/account")
+async def account_page(request: Request) -> Response:
+    actor = await current_actor(request)
+    if actor is None or actor.is_guest:
+        return see_other("/login?next=/account")
+    return await render(request, "account.html", await _account_ctx(request, actor))
+
+
+async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
+    """Make the change one form of the account page asks for; what to say about it."""
+    async with db_of(request).write() as conn:
+        if what == "name":
+            name = await changes.rename(conn, actor.user_id, form_text(form, "name"))
+            return "Your name is now " + name + "."
+        if what == "password":
+            await changes.change_password(
+                conn, actor.user_id, form_text(form, "current"), form_text(form, "password")
+            )
+            return "Your password is changed."
+        if what == "leaderboard":
+            on = form_text(form, "leaderboard") == "on"
+            await changes.set_leaderboard(conn, actor.user_id, on)
+            return "You " + ("appear" if on else "do not appear") + " on the leaderboard."
+    return ""
+
+
+@router.post("/account")
+async def account_change(request: Request) -> Response:
+    form = await read_form(request)
+    actor = await current_actor(request)
+    if actor is None or actor.is_guest:
+        return see_other("/login?next=/account")
+    try:
+        message = await _change(request, actor, form_text(form, "what"), form)
+    except ApiError as exc:
+        forget_actor(request)
+        ctx = await _account_ctx(request, actor)
+        return await render(
+            request, "account.html", {**ctx, "error": exc.message}, status=exc.status
+        )
+    forget_actor(request)
+    ctx = await _account_ctx(request, actor)
+    return await render(request, "account.html", {**ctx, "message": message})
+
+
+@router.get("/reset")
+async def reset_form(request: Request) -> Response:
+    return await render(request, "reset_request.html")
+
+
+@router.post("/reset")
+async def reset_request(request: Request) -> Response:
+    form = await read_form(request)
+    await request_reset(request, form_text(form, "email"))
+    return await render(request, "reset_request.html", {"sent": True})
+
+
+@router.get("/reset/{token}")
+async def reset_token_form(token: str, request: Request) -> Response:
+    return await render(request, "reset_confirm.html", {"token": token})
+
+
+@router.post("/reset/{token}")
+async def reset_confirm(token: str, request: Request) -> Response:
+    form = await read_form(request)
+    try:
+        _actor, session = await confirm_reset(request, token, form_text(form, "password"))
+    except ApiError as exc:
+        return await render(
+            request, "reset_confirm.html", {"token": token, "error": exc.message}, status=exc.status
+        )
+    response = see_other("/my")
+    set_session_cookie(response, settings_of(request), session, credentials.SESSION_DAYS)
+    return response

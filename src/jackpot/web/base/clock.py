@@ -1,0 +1,20 @@
+"""The time of day in UTC, and how the API writes it.
+
+Actions take ``now`` from their caller where they can, so tests and the sweeper can
+say what time it is; everything else asks here.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(when: datetime | None) -> str | None:
+    """ISO 8601 to the second, with ``Z``: what every time in the API looks like."""
+    if when is None:
+        return None
+    return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -1,0 +1,129 @@
+"""Who is asking: the actor behind a session cookie or an API token, cached briefly.
+
+Every request reads this; signing up, logging in and the rest of what changes an
+account live in ``accounts/``. Cookies and tokens are random secrets of which only a
+SHA-256 is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Delete, Select, Update, bindparam, event, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from jackpot.web.base import models as t
+from jackpot.web.base.clock import utcnow
+
+SESSION_COOKIE = "jackpot_session"
+CSRF_COOKIE = "jackpot_csrf"
+#: Longest credential looked up: anything longer is nobody's.
+MAX_TOKEN = 200
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: an account or a guest (a user row without email)."""
+
+    user_id: int
+    name: str
+    is_guest: bool
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+#: Set in a connection's ``info`` by ``ActorCache.watch``.
+DIRTY = "jackpot.actors_changed"
+
+CacheKey = tuple[tuple[str, ...], str]
+
+
+class ActorCache:
+    """Who a credential belongs to, remembered for at most ``TTL`` seconds.
+
+    The lookup is a read transaction on every request; this saves it for a client
+    that sends several requests a second. Within the process it is never stale:
+    ``watch`` clears it whenever a statement changes the users or credentials
+    tables (log-out, sign-up, password change or reset, renaming, the guest sweep)
+    and again when that transaction ends, and an answer read while such a change
+    was under way is not kept (``generation``). Another process's change (a log-out
+    served by another worker) is seen here at most ``TTL`` seconds later.
+    """
+
+    TTL = 1.0
+    MAX_ENTRIES = 10_000
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self._entries: dict[CacheKey, tuple[float, Actor, datetime | None]] = {}
+
+    def get(self, key: CacheKey) -> Actor | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        stored, actor, expires_at = entry
+        if time.monotonic() - stored > self.TTL or (
+            expires_at is not None and expires_at < utcnow()
+        ):
+            self._entries.pop(key, None)
+            return None
+        return actor
+
+    def put(
+        self, key: CacheKey, actor: Actor, expires_at: datetime | None, generation: int
+    ) -> None:
+        if generation != self.generation:
+            return  # a change to credentials or users began meanwhile
+        if len(self._entries) >= self.MAX_ENTRIES:
+            self._entries.clear()
+        self._entries[key] = (time.monotonic(), actor, expires_at)
+
+    def invalidate(self) -> None:
+        self.generation += 1
+        self._entries.clear()
+
+    def watch(self, engine: AsyncEngine) -> None:
+        """Clear on every UPDATE or DELETE of users or credentials run on ``engine``,
+        and mark the connection so that ``Database.write`` clears again once the
+        transaction has ended (readers may have seen the old rows until then)."""
+
+        @event.listens_for(engine.sync_engine, "before_execute")
+        def _before_execute(conn: Any, clause: Any, *_args: Any) -> None:
+            if isinstance(clause, Update | Delete) and (
+                clause.table is t.users or clause.table is t.credentials
+            ):
+                conn.info[DIRTY] = True
+                self.invalidate()
+
+
+#: The credential lookup of every request, built once per kind of credential (a
+#: prebuilt statement skips building the expression and its cache key each time).
+_ACTOR_QUERIES: dict[tuple[str, ...], Select[Any]] = {}
+
+
+async def lookup_token(
+    conn: AsyncConnection, token: str, kinds: tuple[str, ...]
+) -> tuple[Actor, datetime | None] | None:
+    """The actor a live credential belongs to, and when the credential expires."""
+    if not token or len(token) > MAX_TOKEN:
+        return None
+    query = _ACTOR_QUERIES.get(kinds)
+    if query is None:
+        query = _ACTOR_QUERIES[kinds] = (
+            select(t.users.c.id, t.users.c.name, t.users.c.is_guest, t.credentials.c.expires_at)
+            .join(t.credentials, t.credentials.c.user_id == t.users.c.id)
+            .where(
+                t.credentials.c.token_hash == bindparam("token_hash"),
+                t.credentials.c.kind.in_(kinds),
+            )
+        )
+    row = (await conn.execute(query, {"token_hash": token_hash(token)})).first()
+    if row is None or (row.expires_at is not None and row.expires_at < utcnow()):
+        return None
+    return Actor(user_id=row.id, name=row.name, is_guest=bool(row.is_guest)), row.expires_at

@@ -1,0 +1,87 @@
+"""Every error in the one shape (JSON or error page), and the handlers making it.
+
+Programs get ``{"error": {"code", "message"}}``, a browser the error page.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from jackpot.web.base.errors import ApiError
+
+log = logging.getLogger("jackpot.web")
+
+STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid",
+    429: "too_many_requests",
+}
+
+
+def wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api") and "text/html" in request.headers.get(
+        "accept", ""
+    )
+
+
+def error_response(request: Request, status: int, code: str, message: str) -> Response:
+    if wants_html(request):
+        templates = request.app.state.templates
+        return templates.TemplateResponse(  # type: ignore[no-any-return]
+            request, "error.html", {"status": status, "message": message}, status_code=status
+        )
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
+    """Status, code and a message a person can act on, for a body the routes' models
+    refused: the first problem, named by where it is."""
+    errors = exc.errors()
+    for err in errors:
+        if err.get("type") == "json_invalid":
+            return 400, "bad_json", "the body is not valid JSON"
+    if errors:
+        err = errors[0]
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        if err.get("type") == "missing" and where == "body":
+            return 422, "invalid", "a JSON body is required"
+        return 422, "invalid", f"{where}: {err.get('msg', 'is not valid')}"
+    return 422, "invalid", "the request is not valid"
+
+
+def handle_errors(app: FastAPI) -> None:
+    """Answer ``ApiError``, the framework's errors and anything unexpected in the one
+    shape: no input ever produces a bare 500."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        return error_response(request, exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        status, code, message = validation_message(exc)
+        return error_response(request, status, code, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        status = exc.status_code
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if status == 404:
+            message = "there is nothing at this address"
+        return error_response(request, status, STATUS_CODES.get(status, "error"), message)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(request, 500, "internal", "something went wrong on our side")

@@ -1,0 +1,149 @@
+"""SQLite for SQLAlchemy's asyncio engine without a thread hop per call.
+
+aiosqlite runs each connection in its own thread and sends every call there and
+back (execute, fetch, cursor close, commit... about 40 round trips for one throw),
+each costing a queue put, a thread wake-up and an event-loop wake-up. Profiled
+under the benchmark (docs/benchmarks.md) that was most of an action's time, while
+the SQLite work itself is a few microseconds per statement: in WAL mode readers
+never wait, and ``synchronous=NORMAL`` does not fsync at commit.
+
+So this module makes the calls directly on the event-loop thread, behind the same
+interface as aiosqlite's objects (what SQLAlchemy's aiosqlite dialect uses), and
+``Database`` plugs it in through ``async_creator``. The cost is that the loop is
+blocked for the duration of each SQLite call: microseconds, except when another
+*process* holds the write lock (a ``jackpot sweep`` on the same file), when the
+writer waits up to ``busy_timeout``. That is why several processes should use
+PostgreSQL (docs/deploy.md); SQLite is the one-process default.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+
+class InlineCursor:
+    __slots__ = ("_cur",)
+
+    def __init__(self, cur: sqlite3.Cursor) -> None:
+        self._cur = cur
+
+    async def __aenter__(self) -> InlineCursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._cur.close()
+
+    @property
+    def description(self) -> Any:
+        return self._cur.description
+
+    @property
+    def rowcount(self) -> int:
+        return self._cur.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        return self._cur.lastrowid
+
+    @property
+    def arraysize(self) -> int:
+        return self._cur.arraysize
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        self._cur.arraysize = value
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> InlineCursor:
+        self._cur.execute(sql, parameters)
+        return self
+
+    async def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> InlineCursor:
+        self._cur.executemany(sql, seq)
+        return self
+
+    async def fetchone(self) -> Any:
+        return self._cur.fetchone()
+
+    async def fetchmany(self, size: int | None = None) -> list[Any]:
+        return self._cur.fetchmany(size if size is not None else self._cur.arraysize)
+
+    async def fetchall(self) -> list[Any]:
+        return self._cur.fetchall()
+
+    async def close(self) -> None:
+        self._cur.close()
+
+    async def setinputsizes(self, *sizes: Any) -> None:
+        return None
+
+    async def nextset(self) -> None:
+        return None
+
+
+class _RunNow:
+    """Stands in for aiosqlite's request queue, which SQLAlchemy's isolation-level
+    setter uses directly: run the function now and resolve its future."""
+
+    def put_nowait(self, item: tuple[Any, Callable[[], Any]]) -> None:
+        future, function = item
+        try:
+            result = function()
+        except Exception as exc:  # handed to the awaiting caller
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
+
+
+class InlineConnection:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._connection: sqlite3.Connection | None = conn
+        self._tx = _RunNow()
+
+    @property
+    def sqlite(self) -> sqlite3.Connection:
+        """The sqlite3 connection itself, for callers that skip the async interface
+        (play/match_sql.py)."""
+        return self._conn
+
+    @property
+    def isolation_level(self) -> str | None:
+        return self._conn.isolation_level
+
+    def cursor(self) -> InlineCursor:
+        return InlineCursor(self._conn.cursor())
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> InlineCursor:
+        return InlineCursor(self._conn.execute(sql, parameters))
+
+    async def commit(self) -> None:
+        self._conn.commit()
+
+    async def rollback(self) -> None:
+        self._conn.rollback()
+
+    async def create_function(self, *args: Any, **kw: Any) -> None:
+        self._conn.create_function(*args, **kw)
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            self._connection = None
+            self._conn.close()
+
+    def stop(self) -> None:
+        if self._connection is not None:
+            self._connection = None
+            self._conn.close()
+
+
+def creator(path: str) -> Callable[[], Any]:
+    """An ``async_creator`` for ``create_async_engine`` opening ``path``."""
+
+    async def connect() -> InlineConnection:
+        # check_same_thread=False: the pool may close a connection from the
+        # garbage collector's thread at interpreter exit.
+        return InlineConnection(sqlite3.connect(path, check_same_thread=False))
+
+    return connect

@@ -1,0 +1,123 @@
+"""Lists of matches: the lobby and a player's own matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, case, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base.clock import iso
+from jackpot.web.matches.seats import seats_of
+
+
+async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[str, Any]]:
+    """Public matches still waiting for players, newest first, with their seats."""
+    rows = (
+        await conn.execute(
+            select(
+                t.matches.c.id,
+                t.matches.c.variant,
+                t.matches.c.seat_count,
+                t.matches.c.deadline_seconds,
+                t.matches.c.created_at,
+            )
+            .where(t.matches.c.status == "waiting", t.matches.c.private.is_(False))
+            .order_by(t.matches.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    ids = [r.id for r in rows]
+    seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    if ids:
+        for s in (
+            await conn.execute(
+                select(t.seats.c.match_id, t.seats.c.name, t.seats.c.is_bot)
+                .where(t.seats.c.match_id.in_(ids))
+                .order_by(t.seats.c.match_id, t.seats.c.seat)
+            )
+        ).all():
+            seats[s.match_id].append({"name": s.name, "bot": bool(s.is_bot)})
+    return [
+        {
+            "id": r.id,
+            "variant": r.variant,
+            "seats": seats[r.id],
+            "free": sum(1 for s in seats[r.id] if s["name"] is None),
+            "deadline_seconds": r.deadline_seconds,
+            "created": iso(r.created_at),
+        }
+        for r in rows
+    ]
+
+
+async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> list[dict[str, Any]]:
+    """The player's matches: those where it is their throw first (soonest deadline
+    first), then the ones under way, those waiting for players, and the finished
+    ones, newest first (the same order on SQLite and PostgreSQL, which sort nulls
+    apart).
+
+    Each names its opponents and whose throw it is, with that throw's deadline
+    whoever must make it, so the list answers "what is waiting on whom" without
+    opening every match. Two queries, however many matches."""
+    your_turn = and_(t.matches.c.status == "playing", t.matches.c.turn_seat == t.seats.c.seat)
+    rows = (
+        await conn.execute(
+            select(
+                t.matches.c.id,
+                t.matches.c.variant,
+                t.matches.c.status,
+                t.matches.c.due_at,
+                t.matches.c.turn_seat,
+                t.matches.c.created_at,
+                t.matches.c.result,
+                t.seats.c.seat,
+                your_turn.label("your_turn"),
+            )
+            .join(t.seats, t.seats.c.match_id == t.matches.c.id)
+            .where(t.seats.c.user_id == user_id, t.seats.c.is_bot.is_(False))
+            .order_by(
+                case(
+                    (your_turn, 0),
+                    (t.matches.c.status == "playing", 1),
+                    (t.matches.c.status == "waiting", 2),
+                    else_=3,
+                ),
+                t.matches.c.due_at.is_(None),  # a bot's throw (no clock) after the clocks
+                t.matches.c.due_at,
+                t.matches.c.created_at.desc(),
+            )
+            .limit(limit)
+        )
+    ).all()
+    seats = await seats_of(conn, [r.id for r in rows], user_id)
+    return [_my_row(r, seats[r.id]) for r in rows]
+
+
+def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row of "My matches": the match, who else sits in it, and whose throw it is."""
+    result = r.result or {}
+    places = result.get("places") or []
+    playing = r.status == "playing"
+    turn = next((s for s in seats if playing and s["seat"] == r.turn_seat), None)
+    return {
+        "id": r.id,
+        "variant": r.variant,
+        "status": r.status,
+        "your_turn": bool(r.your_turn),
+        "due_at": iso(r.due_at) if playing else None,
+        "seat": r.seat,
+        "place": places[r.seat] if r.seat < len(places) else None,
+        "created": iso(r.created_at),
+        "opponents": [_opponent(s) for s in seats if s["seat"] != r.seat],
+        "turn_seat": turn["seat"] if turn else None,
+        "turn_name": turn["name"] if turn else None,
+        "turn_bot": bool(turn and turn["bot"]),
+    }
+
+
+def _opponent(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the list shows it; a free seat has no name. Strengths stay out:
+    the list has no room for them and the match page shows them at the end."""
+    return {"name": seat["name"], "bot": seat["bot"], "profile": seat["profile"]}

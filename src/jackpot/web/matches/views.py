@@ -1,0 +1,122 @@
+"""What the API and the pages show of a match: its public state and its record.
+
+Nothing here may reveal a future throw: the server seed is included only once the
+match is finished, and bot strengths (drawn from the seed) only then too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.engine import Match, Variant, may_throw_one_die
+from jackpot.web.base import models as t
+from jackpot.web.base.clock import iso
+from jackpot.web.matches.store import match_row, seat_rows
+
+
+def public_state(row: Any, seats_in: list[Any], viewer_id: int | None) -> dict[str, Any]:
+    """The state every viewer may see, the viewer's own seat marked "you"."""
+    finished = row["status"] == "finished"
+    snapshot = row["state"]
+    m = Match.from_dict(snapshot) if snapshot is not None else None
+    seats = []
+    for s in seats_in:
+        i = s["seat"]
+        seats.append(
+            {
+                "name": s["name"],
+                "bot": bool(s["is_bot"]),
+                "you": viewer_id is not None and s["user_id"] == viewer_id and not s["is_bot"],
+                "out": m.out[i] if m is not None else None,
+                "total": m.totals[i] if m is not None else 0,
+            }
+        )
+    turn = None
+    if m is not None and m.turn is not None:
+        tn = m.turn
+        turn = {
+            "seat": tn.seat,
+            "open": sorted(tn.open),
+            "dice": None if tn.dice is None else list(tn.dice),
+            "options": [list(o) for o in tn.options],
+            "due_at": iso(row["due_at"]),
+            "one_die": tn.dice is None and may_throw_one_die(Variant(row["variant"]), tn.open),
+        }
+    return {
+        "id": row["id"],
+        "variant": row["variant"],
+        "status": row["status"],
+        "deadline_seconds": row["deadline_seconds"],
+        "private": bool(row["private"]),
+        "created": iso(row["created_at"]),
+        "commitment": row["commitment"],
+        "server_seed": row["server_seed"] if finished else None,
+        "client_seed": row["client_seed"],
+        "seats": seats,
+        "round": m.round if m is not None else 0,
+        "turn": turn,
+        "result": row["result"],
+        "seq": row["version"],
+    }
+
+
+async def load_state(conn: AsyncConnection, match_id: str, viewer_id: int | None) -> dict[str, Any]:
+    row = await match_row(conn, match_id)
+    return public_state(row, await seat_rows(conn, match_id), viewer_id)
+
+
+def _tiles(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    return [int(x) for x in text.split(",")] if text else []
+
+
+async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
+    """The match's ``jackpot-record/1``; server seed and result null until the end.
+
+    Before the end a bot seat's strength is shown as "hidden": it comes from the seed.
+    """
+    row = await match_row(conn, match_id)
+    seats_in = await seat_rows(conn, match_id)
+    finished = row["status"] == "finished"
+    res = await conn.execute(
+        select(t.record_events)
+        .where(t.record_events.c.match_id == match_id)
+        .order_by(t.record_events.c.idx)
+    )
+    events: list[dict[str, Any]] = []
+    for r in res.mappings():
+        if r["kind"] == "throw":
+            events.append(
+                {
+                    "type": "throw",
+                    "n": r["n"],
+                    "seat": r["seat"],
+                    "dice": _tiles(r["dice"]),
+                    "cover": _tiles(r["cover"]),
+                }
+            )
+        else:
+            events.append({"type": "out", "seat": r["seat"], "reason": r["reason"]})
+    seats = []
+    for s in seats_in:
+        bot: str | None = None
+        if s["is_bot"]:
+            bot = s["strength"] if finished and s["strength"] else "hidden"
+        seats.append({"name": s["name"] or "", "bot": bot})
+    return {
+        "format": "jackpot-record/1",
+        "id": row["id"],
+        "variant": row["variant"],
+        "deadline_seconds": row["deadline_seconds"],
+        "created": iso(row["created_at"]),
+        "seats": seats,
+        "commitment": row["commitment"],
+        "server_seed": row["server_seed"] if finished and row["state"] is not None else None,
+        "client_seed": row["client_seed"] or "",
+        "events": events,
+        "result": row["result"],
+    }

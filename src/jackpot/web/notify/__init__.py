@@ -1,0 +1,29 @@
+"""Telling players it is their throw: notices, preferences, the mailer, its routes.
+
+A match may last a fortnight with a deadline on every throw, so a player who is
+not told that the others have moved times out. The design:
+
+* **Producing** happens inside the move's own transaction
+  (``notices.due_notices``, written by ``MoveTx.save`` in play/transaction.py): a
+  row in ``notices`` when a person's turn begins in a match between people, and one
+  for the reminder of every throw with a deadline of an hour or more. A committed
+  move therefore always has its notice, and a rolled back move never has one. The
+  row's unique ``key`` (match, round, seat for a turn; match, throw, seat for a
+  reminder) makes a second mail for the same turn or throw impossible, whatever else
+  goes wrong.
+* **Sending** is a worker step of the sweeper (``mailer.mail_step``), never a
+  request. It claims one player at a time with a conditional UPDATE on
+  ``mail_prefs`` (a lease), so any number of sweepers may run and each player's mail
+  is built and sent by exactly one of them. Everything due for that player goes out
+  as one mail: a digest when several matches wait. Turn news goes out at most once
+  an hour per player; a reminder is not held back by that cap (an hour late it could
+  be too late), and turn news waiting for the cap rides along with it.
+* Just before sending, each notice is checked against the match as it is now: a
+  turn notice whose player has already started the turn, or a reminder whose throw
+  has been made, is dropped. A short grace period before a turn mail lets a player
+  who is watching the page move first and get no mail at all.
+* A failed send is retried with exponential backoff, and given up after
+  ``mailer.MAX_ATTEMPTS``. If a sweeper dies between handing a mail to the server and
+  marking it sent, the lease runs out and the mail is sent again: at least once on
+  a crash, exactly once otherwise; SMTP offers nothing better.
+"""

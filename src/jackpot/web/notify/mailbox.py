@@ -1,0 +1,207 @@
+"""One player's due notices, read at once and sorted into send, hold and drop.
+
+What goes out now, what waits for the hourly cap, and what is no longer true (or no
+longer wanted) and is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base.models_notify import mail_prefs, notices, rematch_offers
+from jackpot.web.notify.compose import Item
+from jackpot.web.notify.notices import GRACE
+
+#: At most one mail with turn news per player per hour.
+DIGEST_GAP = timedelta(hours=1)
+#: Turn mails by default only when a throw may take more than this many seconds.
+DEFAULT_MIN_DEADLINE = 3600
+
+
+@dataclass
+class Mailbox:
+    """One player's pending notices and what they refer to, read in one transaction."""
+
+    #: email, name, is_guest, turn_mail, last_digest_at (None: no such player).
+    user: Any
+    due: Sequence[Any]
+    matches: dict[str, Any]
+    offers: dict[str, Any]
+    #: Per match, (seat, name) of every seat.
+    names: dict[str, list[tuple[int, str]]]
+
+
+@dataclass
+class Sorted:
+    """What to do with a mailbox's notices."""
+
+    #: One line per match, for the mail that goes out now (empty: no mail).
+    items: dict[str, Item] = field(default_factory=dict)
+    drop: list[int] = field(default_factory=list)
+    hold: list[int] = field(default_factory=list)
+    held_until: datetime | None = None
+
+
+async def read_mailbox(conn: AsyncConnection, user_id: int, now: datetime) -> Mailbox:
+    user = (
+        await conn.execute(
+            select(
+                t.users.c.email,
+                t.users.c.name,
+                t.users.c.is_guest,
+                mail_prefs.c.turn_mail,
+                mail_prefs.c.last_digest_at,
+            )
+            .join(mail_prefs, mail_prefs.c.user_id == t.users.c.id)
+            .where(t.users.c.id == user_id)
+        )
+    ).first()
+    due = (
+        await conn.execute(
+            select(notices)
+            .where(
+                notices.c.user_id == user_id,
+                notices.c.status == "pending",
+                or_(
+                    notices.c.send_after <= now,
+                    # turn news held back by the hourly cap, which may ride along if a
+                    # reminder goes out anyway
+                    and_(
+                        notices.c.kind.in_(("turn", "rematch")),
+                        notices.c.created_at <= now - GRACE,
+                    ),
+                ),
+            )
+            .order_by(notices.c.id)
+        )
+    ).all()
+    match_ids = sorted({n.match_id for n in due})
+    matches = {
+        r.id: r
+        for r in (
+            await conn.execute(
+                select(
+                    t.matches.c.id,
+                    t.matches.c.status,
+                    t.matches.c.variant,
+                    t.matches.c.turn_seat,
+                    t.matches.c.due_at,
+                    t.matches.c.deadline_seconds,
+                    t.matches.c.state,
+                ).where(t.matches.c.id.in_(match_ids))
+            )
+        ).all()
+    }
+    rematch_ids = [n.match_id for n in due if n.kind == "rematch"]
+    offers = {
+        r.match_id: r
+        for r in (
+            await conn.execute(
+                select(rematch_offers).where(rematch_offers.c.match_id.in_(rematch_ids))
+            )
+        ).all()
+    }
+    names: dict[str, list[tuple[int, str]]] = {}
+    for s in (
+        await conn.execute(
+            select(t.seats.c.match_id, t.seats.c.seat, t.seats.c.name).where(
+                t.seats.c.match_id.in_(match_ids)
+            )
+        )
+    ).all():
+        names.setdefault(s.match_id, []).append((s.seat, s.name or "a free seat"))
+    return Mailbox(user, due, matches, offers, names)
+
+
+def sort_mailbox(box: Mailbox, now: datetime) -> Sorted:
+    """Drop what is no longer wanted or true, gather the rest by match, then hold
+    turn news for the hourly cap unless a reminder goes out anyway."""
+    out = _gather(box)
+    if not any(i.kind == "reminder" for i in out.items.values()):
+        _hold_for_the_cap(box, out, now)
+    return out
+
+
+def _gather(box: Mailbox) -> Sorted:
+    user = box.user
+    pref = user.turn_mail if user is not None else "off"
+    can_mail = user is not None and bool(user.email) and not user.is_guest
+    out = Sorted()
+    for n in box.due:
+        match = box.matches.get(n.match_id)
+        wanted = can_mail and pref != "off"
+        if wanted and n.kind != "reminder" and pref == "long":
+            wanted = match is not None and match.deadline_seconds > DEFAULT_MIN_DEADLINE
+        if n.kind == "rematch":
+            true = _offer_open(n, box.offers.get(n.match_id))
+        else:
+            true = _still_true(n, match)
+        if not wanted or not true:
+            out.drop.append(n.id)
+            continue
+        item = out.items.get(n.match_id)
+        if item is None:
+            item = out.items[n.match_id] = _item(box, n, match)
+        item.notice_ids.append(n.id)
+        if n.kind == "reminder":
+            item.kind = "reminder"  # the more urgent news says it all
+    return out
+
+
+def _item(box: Mailbox, n: Any, match: Any) -> Item:
+    """The mail's line for the notice's match."""
+    seats = box.names.get(n.match_id, [])
+    item = Item(
+        [],
+        n.kind,
+        n.match_id,
+        match.variant,
+        [name for seat, name in sorted(seats) if seat != n.seat],
+        match.due_at if n.kind != "rematch" else None,
+    )
+    if n.kind == "rematch":
+        item.by = dict(seats).get(box.offers[n.match_id].offered_by, "Another player")
+    return item
+
+
+def _hold_for_the_cap(box: Mailbox, out: Sorted, now: datetime) -> None:
+    """No reminder goes out: news already held for the cap stays held, and so does
+    new turn news if a mail went out within the hour."""
+    riders = {n.id for n in box.due if n.send_after > now}
+    for key, item in list(out.items.items()):
+        item.notice_ids = [i for i in item.notice_ids if i not in riders]
+        if not item.notice_ids:
+            del out.items[key]
+    user = box.user
+    cap_until = user.last_digest_at + DIGEST_GAP if user and user.last_digest_at else None
+    if cap_until is not None and cap_until > now:
+        for item in out.items.values():
+            out.hold.extend(item.notice_ids)
+        out.items = {}
+        out.held_until = cap_until
+
+
+def _offer_open(n: Any, offer: Any) -> bool:
+    """A rematch notice holds while the offer is open and the seat has not accepted."""
+    if offer is None or offer.status != "open":
+        return False
+    return str(n.seat) not in offer.accepted.split(",")
+
+
+def _still_true(n: Any, match: Any) -> bool:
+    """Is what the notice says still so? Checked against the match as it is now."""
+    if match is None or match.status != "playing" or match.turn_seat != n.seat:
+        return False
+    if n.kind == "reminder":
+        return bool(match.due_at == n.due_at)
+    state = match.state or {}
+    turn = state.get("turn") or {}
+    # The player has not started this turn: no throw made, none pending a cover.
+    return bool(state.get("round") == n.round and turn.get("throws") == 0)

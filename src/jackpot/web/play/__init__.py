@@ -1,0 +1,1 @@
+"""Playing a match: actions, routes, pages, fast lane, live events, rematch, sweeper."""

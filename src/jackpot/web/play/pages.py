@@ -1,0 +1,214 @@
+"""The pages around playing: home, new match, match page, lobby, my matches, rules.
+
+Home plays the bot in one click; the rules, fair-play and verify pages are here too.
+The forms post here (CSRF-checked) and redirect; the match page talks to the JSON
+API and listens to the SSE stream.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from jinja2 import TemplateNotFound
+
+from jackpot.web.accounts.credentials import GUEST_DAYS, create_guest
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.forms import form_int, form_text, read_form, see_other
+from jackpot.web.base.http import bus_of, current_actor, db_of, set_session_cookie, settings_of
+from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
+from jackpot.web.base.templates import render
+from jackpot.web.matches.listing import lobby_matches, my_matches
+from jackpot.web.matches.seats import match_seats, seat_links
+from jackpot.web.matches.views import load_state
+from jackpot.web.play import seating
+
+router = APIRouter(include_in_schema=False)
+
+#: Deadline of a match against the bot started with one click: a day per throw,
+#: so a guest may leave a match and come back to it.
+BOT_DEADLINE = 86400
+
+DEADLINES = [
+    (60, "1 minute"),
+    (300, "5 minutes"),
+    (3600, "1 hour"),
+    (6 * 3600, "6 hours"),
+    (86400, "1 day"),
+    (3 * 86400, "3 days"),
+    (7 * 86400, "1 week"),
+]
+
+
+# -- home, play, match -----------------------------------------------------------
+
+
+@router.get("/")
+async def home(request: Request) -> Response:
+    return await render(request, "home.html", {"seed": secrets.token_hex(8)})
+
+
+@router.post("/play")
+async def play(request: Request) -> Response:
+    """One click from the home page: a match against the bot (or alone), guest or not."""
+    form = await read_form(request)
+    variant = form_text(form, "variant", "jackpot")
+    solo = form_text(form, "mode", "bot") == "solo"
+    actor = await current_actor(request)
+    new_token = None
+    async with db_of(request).write() as conn:
+        if actor is None:
+            actor, new_token = await create_guest(conn)
+        out = await seating.create_match(
+            conn,
+            actor,
+            variant=variant,
+            seats=1 if solo else 2,
+            bots_count=0 if solo else 1,
+            deadline_seconds=BOT_DEADLINE,
+            client_seed=form_text(form, "client_seed") or None,
+            private=True,
+            min_deadline=settings_of(request).min_deadline_seconds,
+        )
+    await bus_of(request).publish(out.match_id, out.events)
+    response = see_other(f"/matches/{out.match_id}")
+    if new_token:
+        set_session_cookie(response, settings_of(request), new_token, GUEST_DAYS)
+    return response
+
+
+@router.get("/matches/new")
+async def new_match_form(request: Request) -> Response:
+    actor = await current_actor(request)
+    if actor is None or actor.is_guest:
+        return see_other("/signup?next=/matches/new")
+    return await render(
+        request,
+        "new_match.html",
+        {
+            "deadlines": DEADLINES,
+            "seed": secrets.token_hex(8),
+            "min_deadline": settings_of(request).min_deadline_seconds,
+        },
+    )
+
+
+@router.post("/matches/new")
+async def new_match(request: Request) -> Response:
+    form = await read_form(request)
+    actor = await current_actor(request)
+    if actor is None or actor.is_guest:
+        return see_other("/signup?next=/matches/new")
+    try:
+        async with db_of(request).write() as conn:
+            out = await seating.create_match(
+                conn,
+                actor,
+                variant=form_text(form, "variant", "jackpot"),
+                seats=form_int(form, "seats", 2),
+                bots_count=form_int(form, "bots", 0),
+                deadline_seconds=form_int(form, "deadline_seconds", 86400),
+                client_seed=form_text(form, "client_seed") or None,
+                private=form_text(form, "private") == "on",
+                min_deadline=settings_of(request).min_deadline_seconds,
+            )
+    except ApiError as exc:
+        return await render(
+            request,
+            "new_match.html",
+            {
+                "deadlines": DEADLINES,
+                "seed": secrets.token_hex(8),
+                "error": exc.message,
+                "min_deadline": settings_of(request).min_deadline_seconds,
+            },
+            status=exc.status,
+        )
+    await bus_of(request).publish(out.match_id, out.events)
+    return see_other(f"/matches/{out.match_id}")
+
+
+@router.get("/matches/{match_id}")
+async def match_page(match_id: str, request: Request) -> Response:
+    actor = await current_actor(request)
+    viewer = actor.user_id if actor else None
+    async with db_of(request).read() as conn:
+        state = await load_state(conn, match_id, viewer)
+        seats = seat_links(await match_seats(conn, match_id, viewer))
+    seated = any(s["you"] for s in state["seats"])
+    can_join = (
+        state["status"] == "waiting"
+        and not seated
+        and any(s["name"] is None and not s["bot"] for s in state["seats"])
+    )
+    return await render(
+        request,
+        "match.html",
+        {
+            "state": state,
+            "state_json": json.dumps(state).replace("<", "\\u003c"),
+            "seats_json": json.dumps({"seats": seats}).replace("<", "\\u003c"),
+            "seated": seated,
+            "can_join": can_join,
+            "seed": secrets.token_hex(8),
+            "max_deadline": MAX_DEADLINE_SECONDS,
+        },
+    )
+
+
+@router.post("/matches/{match_id}/join")
+async def join_form(match_id: str, request: Request) -> Response:
+    form = await read_form(request)
+    actor = await current_actor(request)
+    if actor is None or actor.is_guest:
+        return see_other(f"/signup?next=/matches/{match_id}")
+    async with db_of(request).write() as conn:
+        seed = form_text(form, "client_seed") or None
+        out = await seating.join_match(conn, actor, match_id, seed)
+    await bus_of(request).publish(out.match_id, out.events)
+    return see_other(f"/matches/{match_id}")
+
+
+@router.get("/lobby")
+async def lobby(request: Request) -> Response:
+    async with db_of(request).read() as conn:
+        matches = await lobby_matches(conn)
+    return await render(request, "lobby.html", {"matches": matches})
+
+
+@router.get("/my")
+async def my_page(request: Request) -> Response:
+    actor = await current_actor(request)
+    matches: list[dict[str, Any]] = []
+    if actor is not None:
+        async with db_of(request).read() as conn:
+            matches = await my_matches(conn, actor.user_id)
+    return await render(request, "my_matches.html", {"matches": matches})
+
+
+# -- content pages --------------------------------------------------------------
+
+
+async def _content(request: Request, name: str, title: str) -> Response:
+    try:
+        return await render(request, name)
+    except TemplateNotFound:
+        return await render(request, "placeholder.html", {"title": title})
+
+
+@router.get("/rules")
+async def rules(request: Request) -> Response:
+    return await _content(request, "rules.html", "Rules")
+
+
+@router.get("/fair-play")
+async def fair_play(request: Request) -> Response:
+    return await _content(request, "fair_play.html", "Fair play")
+
+
+@router.get("/verify")
+async def verify(request: Request) -> Response:
+    return await _content(request, "verify.html", "Verify a match")

@@ -1,0 +1,257 @@
+"""Rematch: offered after a match between people, started when all have accepted.
+
+Any seat may offer to play again with the same seats, variant and deadline; the
+new match starts once every person has accepted.
+
+The new match is made by the ordinary actions (``create_match`` for seat 0, then
+``join_match`` for the others in seat order), in one transaction with the offer's
+last acceptance, so it gets its own server seed and commitment like any match, and
+each person's client seed is the one they sent with their acceptance (the page
+proposes a fresh random one). Bots keep their seats and draw new strengths from
+the new seeds. All work on one offer is serialised by the finished match's row lock
+(a conditional UPDATE on the offer's ``version`` as well), so two people accepting
+at once start exactly one match.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.errors import conflict, forbidden
+from jackpot.web.base.http import bus_of, current_actor, db_of, require_actor
+from jackpot.web.base.identity import Actor
+from jackpot.web.base.models_notify import rematch_offers
+from jackpot.web.matches import store
+from jackpot.web.notify.notices import note_rematch
+from jackpot.web.play import seating
+from jackpot.web.play.transaction import Outcome
+
+router = APIRouter(prefix="/api")
+
+
+class RematchBody(BaseModel):
+    client_seed: str | None = Field(None, description="your seed for the new match (1-64 chars)")
+
+
+def _seats_text(seats: list[int]) -> str:
+    return ",".join(str(s) for s in sorted(set(seats)))
+
+
+def _parse_seats(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def _humans(seat_rows: list[Any]) -> list[Any]:
+    return [s for s in seat_rows if not s["is_bot"]]
+
+
+def _view(row: Any, seat_rows: list[Any], offer: Any, viewer_id: int | None) -> dict[str, Any]:
+    """What the page shows: who offered, who has accepted, who is still awaited."""
+    humans = _humans(seat_rows)
+    mine = next((s["seat"] for s in humans if viewer_id and s["user_id"] == viewer_id), None)
+    possible = (
+        row["status"] == "finished"
+        and row["result"] is not None
+        and len(humans) >= 2
+        and all(s["user_id"] is not None for s in humans)
+    )
+    view: dict[str, Any] = {
+        "possible": possible,
+        "your_seat": mine,
+        "seats": [{"seat": s["seat"], "name": s["name"]} for s in humans],
+        "offer": None,
+    }
+    if offer is not None:
+        accepted = _parse_seats(offer.accepted)
+        view["offer"] = {
+            "status": offer.status,
+            "offered_by": offer.offered_by,
+            "accepted": accepted,
+            "waiting_for": [s["seat"] for s in humans if s["seat"] not in accepted],
+            "declined_by": offer.declined_by,
+            "new_match_id": offer.new_match_id,
+        }
+    return view
+
+
+async def _offer_row(conn: AsyncConnection, match_id: str) -> Any:
+    return (
+        await conn.execute(select(rematch_offers).where(rematch_offers.c.match_id == match_id))
+    ).first()
+
+
+async def rematch_state(
+    conn: AsyncConnection, match_id: str, viewer_id: int | None
+) -> dict[str, Any]:
+    row = await store.match_row(conn, match_id)
+    seat_rows = await store.seat_rows(conn, match_id)
+    return _view(row, seat_rows, await _offer_row(conn, match_id), viewer_id)
+
+
+def _my_seat(seat_rows: list[Any], actor: Actor) -> int:
+    for s in _humans(seat_rows):
+        if s["user_id"] == actor.user_id:
+            return int(s["seat"])
+    raise forbidden("only the players of this match can ask for a rematch", "not_seated")
+
+
+async def want_rematch(
+    conn: AsyncConnection, actor: Actor, match_id: str, client_seed: str | None
+) -> tuple[dict[str, Any], list[Outcome]]:
+    """Offer a rematch, or accept the one on offer; the last acceptance starts it.
+
+    Returns the new view and the new match's outcomes (to publish after commit).
+    """
+    row = await store.match_row(conn, match_id, lock=True)
+    seat_rows = await store.seat_rows(conn, match_id)
+    seat = _my_seat(seat_rows, actor)
+    view = _view(row, seat_rows, None, actor.user_id)
+    if not view["possible"]:
+        if row["status"] != "finished":
+            raise conflict("a rematch can be offered once the match is over", "not_finished")
+        raise conflict("a rematch needs two people or more with their accounts", "no_rematch")
+    seed = seating.check_client_seed(client_seed)
+    offer = await _offer_row(conn, match_id)
+    if offer is not None and offer.status == "started":
+        return _view(row, seat_rows, offer, actor.user_id), []
+    fresh = offer is None or offer.status == "declined"
+    if offer is None:
+        await conn.execute(
+            insert(rematch_offers).values(
+                match_id=match_id,
+                offered_by=seat,
+                accepted=str(seat),
+                seeds=json.dumps({str(seat): seed}),
+                status="open",
+                created_at=utcnow(),
+                version=1,
+            )
+        )
+    else:
+        if offer.status == "declined":  # asking again after a refusal: a fresh offer
+            accepted, seeds, offered_by = [seat], {str(seat): seed}, seat
+        else:
+            accepted = [*_parse_seats(offer.accepted), seat]
+            seeds = {**json.loads(offer.seeds), str(seat): seed}
+            offered_by = offer.offered_by
+        res = await conn.execute(
+            update(rematch_offers)
+            .where(rematch_offers.c.match_id == match_id, rematch_offers.c.version == offer.version)
+            .values(
+                accepted=_seats_text(accepted),
+                seeds=json.dumps(seeds),
+                offered_by=offered_by,
+                status="open",
+                declined_by=None,
+                version=offer.version + 1,
+            )
+        )
+        if res.rowcount != 1:
+            raise conflict("the offer changed meanwhile; try again", "retry")
+    offer = await _offer_row(conn, match_id)
+    if fresh and len(_humans(seat_rows)) > 1:
+        # The others may have left the page long ago: they get a mail (notify/).
+        await note_rematch(conn, match_id, seat_rows, seat, offer.version, utcnow())
+    outcomes: list[Outcome] = []
+    if not [s for s in _humans(seat_rows) if s["seat"] not in _parse_seats(offer.accepted)]:
+        new_id, outcomes = await _start_rematch(conn, row, seat_rows, json.loads(offer.seeds))
+        await conn.execute(
+            update(rematch_offers)
+            .where(rematch_offers.c.match_id == match_id)
+            .values(status="started", new_match_id=new_id, version=offer.version + 1)
+        )
+        offer = await _offer_row(conn, match_id)
+    return _view(row, seat_rows, offer, actor.user_id), outcomes
+
+
+async def _start_rematch(
+    conn: AsyncConnection, row: Any, seat_rows: list[Any], seeds: dict[str, str]
+) -> tuple[str, list[Outcome]]:
+    humans = _humans(seat_rows)
+    users = {
+        u.id: u
+        for u in (
+            await conn.execute(
+                select(t.users.c.id, t.users.c.name, t.users.c.is_guest).where(
+                    t.users.c.id.in_([s["user_id"] for s in humans])
+                )
+            )
+        ).all()
+    }
+
+    def actor_of(s: Any) -> Actor:
+        u = users[s["user_id"]]
+        return Actor(u.id, u.name, bool(u.is_guest))
+
+    # create_match seats the creator at 0 and bots last, joins fill the lowest free
+    # seat: so every person gets the seat they had.
+    first = await seating.create_match(
+        conn,
+        actor_of(humans[0]),
+        variant=row["variant"],
+        seats=row["seat_count"],
+        bots_count=len(seat_rows) - len(humans),
+        deadline_seconds=row["deadline_seconds"],
+        client_seed=seeds.get(str(humans[0]["seat"])),
+        private=bool(row["private"]),
+        min_deadline=1,
+    )
+    outcomes = [first]
+    for s in humans[1:]:
+        outcomes.append(
+            await seating.join_match(conn, actor_of(s), first.match_id, seeds.get(str(s["seat"])))
+        )
+    return first.match_id, outcomes
+
+
+async def decline_rematch(conn: AsyncConnection, actor: Actor, match_id: str) -> dict[str, Any]:
+    """Say no (or withdraw one's own offer): the offer closes until someone asks again."""
+    row = await store.match_row(conn, match_id, lock=True)
+    seat_rows = await store.seat_rows(conn, match_id)
+    seat = _my_seat(seat_rows, actor)
+    offer = await _offer_row(conn, match_id)
+    if offer is None or offer.status != "open":
+        raise conflict("there is no rematch on offer", "no_offer")
+    await conn.execute(
+        update(rematch_offers)
+        .where(rematch_offers.c.match_id == match_id, rematch_offers.c.version == offer.version)
+        .values(status="declined", declined_by=seat, version=offer.version + 1)
+    )
+    return _view(row, seat_rows, await _offer_row(conn, match_id), actor.user_id)
+
+
+@router.get("/matches/{match_id}/rematch")
+async def get_rematch(match_id: str, request: Request) -> dict[str, Any]:
+    actor = await current_actor(request)
+    async with db_of(request).read() as conn:
+        return await rematch_state(conn, match_id, actor.user_id if actor else None)
+
+
+@router.post("/matches/{match_id}/rematch")
+async def post_rematch(
+    match_id: str, request: Request, body: RematchBody | None = None
+) -> dict[str, Any]:
+    """Offer a rematch, or accept the one on offer (the last acceptance starts it)."""
+    actor = await require_actor(request)
+    async with db_of(request).write() as conn:
+        view, outcomes = await want_rematch(
+            conn, actor, match_id, body.client_seed if body else None
+        )
+    for out in outcomes:
+        await bus_of(request).publish(out.match_id, out.events)
+    return view
+
+
+@router.post("/matches/{match_id}/rematch/decline")
+async def post_decline(match_id: str, request: Request) -> dict[str, Any]:
+    actor = await require_actor(request)
+    async with db_of(request).write() as conn:
+        return await decline_rematch(conn, actor, match_id)

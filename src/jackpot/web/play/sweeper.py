@@ -1,0 +1,124 @@
+"""The deadline sweeper: finds throws whose deadline passed and puts the seat out.
+
+It runs inside ``jackpot serve`` and as ``jackpot sweep`` on its own. Several
+copies may run at once: each timeout is applied by ``actions.timeout`` with a
+conditional UPDATE on the match's version, so exactly one copy wins and the others
+see that the match moved on. It also forgets guests (and their matches) not seen
+for a week.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, delete, exists, select
+
+from jackpot.web.base import models as t
+from jackpot.web.base.bus import EventBus
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.db import Database
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.settings import Settings
+from jackpot.web.notify.mailer import run_mailer
+from jackpot.web.play import actions
+
+log = logging.getLogger("jackpot.sweeper")
+BATCH = 200
+
+
+async def sweep_once(db: Database, bus: EventBus, now: datetime | None = None) -> int:
+    """Apply every timeout due at ``now``; returns how many this copy applied."""
+    now = now or utcnow()
+    async with db.read() as conn:
+        due = (
+            await conn.execute(
+                select(t.matches.c.id, t.matches.c.version)
+                .where(t.matches.c.due_at <= now, t.matches.c.status == "playing")
+                .order_by(t.matches.c.due_at)
+                .limit(BATCH)
+            )
+        ).all()
+    applied = 0
+    for match_id, version in due:
+        try:
+            async with db.write() as conn:
+                out = await actions.timeout(conn, match_id, version, now)
+        except ApiError:
+            continue  # somebody moved (or another sweeper won) first
+        if out is not None:
+            applied += 1
+            await bus.publish(out.match_id, out.events)
+    return applied
+
+
+async def forget_old_guests(db: Database, days: int, now: datetime | None = None) -> None:
+    """Guest matches are kept a week: delete guests not seen since, with their matches
+    (unless an account also sat in the match)."""
+    cutoff = (now or utcnow()) - timedelta(days=days)
+    async with db.write() as conn:
+        old_guest = select(t.users.c.id).where(
+            t.users.c.is_guest.is_(True), t.users.c.last_seen < cutoff
+        )
+        account_seat = (
+            select(t.seats.c.match_id)
+            .join(t.users, t.users.c.id == t.seats.c.user_id)
+            .where(t.users.c.is_guest.is_(False))
+        )
+        guest_matches = select(t.seats.c.match_id).where(t.seats.c.user_id.in_(old_guest))
+        for table in (t.match_events, t.record_events, t.seats):
+            await conn.execute(
+                delete(table).where(
+                    table.c.match_id.in_(guest_matches), table.c.match_id.not_in(account_seat)
+                )
+            )
+        await conn.execute(
+            delete(t.matches).where(
+                and_(
+                    t.matches.c.creator_id.in_(old_guest),
+                    ~exists().where(t.seats.c.match_id == t.matches.c.id),
+                )
+            )
+        )
+        await conn.execute(delete(t.credentials).where(t.credentials.c.user_id.in_(old_guest)))
+        await conn.execute(
+            delete(t.users).where(
+                t.users.c.id.in_(old_guest),
+                ~exists().where(t.seats.c.user_id == t.users.c.id),
+            )
+        )
+
+
+async def run_sweeper(
+    db: Database,
+    bus: EventBus,
+    interval: float,
+    guest_days: int,
+    stop: asyncio.Event,
+    settings: Settings | None = None,
+) -> None:
+    """Sweep until ``stop``; with ``settings``, also run the mail worker (notify/)
+    beside it, as its own task so a slow mail server never delays a timeout."""
+    mailer = None
+    if settings is not None:
+        mailer = asyncio.create_task(run_mailer(db, settings, stop))
+    last_cleanup = 0.0
+    loop = asyncio.get_running_loop()
+    try:
+        while not stop.is_set():
+            try:
+                await sweep_once(db, bus)
+                if loop.time() - last_cleanup > 600:
+                    last_cleanup = loop.time()
+                    await forget_old_guests(db, guest_days)
+            except Exception:  # keep sweeping: one bad pass must not stop the deadlines
+                log.exception("sweep failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+    finally:
+        if mailer is not None:
+            mailer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await mailer

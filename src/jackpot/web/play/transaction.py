@@ -1,0 +1,280 @@
+"""One action's work on one match in its transaction: moves, bots, rows to write.
+
+The rows are the record's, the deadline and the mail it may need, the live events
+and the match row; the outcome is what the action answers.
+
+The events are returned to the caller, which publishes them only after the commit
+(nobody may see an event the database could still roll back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot import fair
+from jackpot.engine import (
+    BadDice,
+    Covered,
+    Event,
+    IllegalMove,
+    Match,
+    MatchEnded,
+    MatchOver,
+    NotOnOffer,
+    NotYourTurn,
+    SeatIsOut,
+    SeatOut,
+    Thrown,
+    TurnStarted,
+    UnknownSeat,
+    WrongPhase,
+)
+from jackpot.strategy import bots
+from jackpot.strategy.strength import Strength
+from jackpot.web.base.clock import iso
+from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid, not_found
+from jackpot.web.base.identity import Actor
+from jackpot.web.notify.notices import due_notices
+from jackpot.web.play.match_sql import Driver, Row
+from jackpot.web.players.ratings import match_finished
+
+
+@dataclass
+class Outcome:
+    """What an action did: the match id and the live events to publish after commit."""
+
+    match_id: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: The match row and seats as written, so the caller can answer with the new
+    #: state without reading it back (None when the action did not keep them).
+    row: dict[str, Any] | None = None
+    seat_rows: list[Any] | None = None
+
+
+def illegal_to_api(exc: IllegalMove) -> ApiError:
+    """Out of turn, wrong phase and match over are conflicts with the match's state;
+    a tile not on offer or bad dice is bad input (422)."""
+    if isinstance(exc, NotOnOffer | BadDice | UnknownSeat):
+        return invalid(str(exc), "not_on_offer" if isinstance(exc, NotOnOffer) else "invalid")
+    if isinstance(exc, MatchOver):
+        return conflict(str(exc), "match_over")
+    if isinstance(exc, NotYourTurn):
+        return conflict(str(exc), "not_your_turn")
+    if isinstance(exc, SeatIsOut):
+        return conflict(str(exc), "seat_out")
+    if isinstance(exc, WrongPhase):
+        return conflict(str(exc), "wrong_phase")
+    return conflict(str(exc), "illegal_move")
+
+
+def load_match(db: Driver, match_id: str, lock: bool) -> tuple[Row, list[Row]]:
+    """The match row and its seats through the move's driver; 404 if there is none."""
+    loaded = db.load(match_id, lock=lock)
+    if loaded is None:
+        raise not_found(f"there is no match {match_id}")
+    return loaded
+
+
+async def rate_if_finished(conn: AsyncConnection, tx: MoveTx) -> None:
+    """Ratings and per-seat figures change in the same transaction as the end of the
+    match, so they can never disagree with it (through Core: the end is rare)."""
+    if tx.match.finished:
+        await match_finished(conn, tx.row["id"])
+
+
+class MoveTx:
+    """One action's work on one match: engine moves, bot moves, rows to write."""
+
+    def __init__(self, row: Row, seat_rows: list[Row], m: Match, now: datetime) -> None:
+        self.row = row
+        self.seat_rows = seat_rows
+        self.match = m
+        self.now = now
+        self.engine_events: list[Event] = []
+        self.live: list[dict[str, Any]] = []
+        self.became_due = False
+        self.new_row: Row | None = None
+
+    def outcome(self) -> Outcome:
+        return Outcome(self.row["id"], self.live, self.new_row, self.seat_rows)
+
+    def seat_of(self, actor: Actor) -> int:
+        for s in self.seat_rows:
+            if s["user_id"] == actor.user_id and not s["is_bot"]:
+                return int(s["seat"])
+        raise forbidden("you have no seat in this match", "not_seated")
+
+    def apply(self, move: Callable[[Match], tuple[Match, list[Event]]]) -> None:
+        try:
+            self.match, events = move(self.match)
+        except IllegalMove as exc:
+            raise illegal_to_api(exc) from None
+        self._add(events)
+
+    def _add(self, events: list[Event]) -> None:
+        for ev in events:
+            self.engine_events.append(ev)
+            d = ev.to_dict()
+            if isinstance(ev, MatchEnded):
+                d["server_seed"] = self.row["server_seed"]
+                d["strengths"] = [s["strength"] for s in self.seat_rows]
+            if isinstance(ev, TurnStarted | Covered):
+                self.became_due = True
+            self.live.append(d)
+
+    def run_bots(self) -> None:
+        """Bot seats move at once, inside the same transaction."""
+        m = self.match
+        while m.turn is not None and self.seat_rows[m.turn.seat]["is_bot"]:
+            s = m.turn.seat
+            strength = Strength(self.seat_rows[s]["strength"])
+            var = m.variant
+            if m.turn.dice is None:
+                count = bots.choose_dice_count(var, strength, m.turn.open)
+                dice = fair.throw_dice(
+                    self.row["server_seed"], self.row["client_seed"], m.throws, count
+                )
+                m, events = m.throw(s, dice)
+            else:
+                opt = bots.choose_cover(var, strength, m.turn.open, m.turn.dice)
+                m, events = m.cover(s, opt)
+            self._add(events)
+        self.match = m
+
+    # -- writing, step by step ---------------------------------------------------------
+
+    def save(self, db: Driver) -> None:
+        """Write everything the moves did, if nobody moved the match on meanwhile
+        (409 otherwise, and the transaction rolls back)."""
+        records, record_len = self._record(db)
+        due_at = self._due_at()
+        self._announce_deadline(due_at)
+        notices = self._notices(db, due_at)
+        values = self._row_values(self._number_events(), record_len, due_at)
+        if not db.save_move(self.row["id"], self.row["version"], values, records, notices,
+                            self.live):
+            raise conflict("the match changed meanwhile; reload and try again", "retry")
+        self.new_row = {**self.row, **values}
+
+    def _record(self, db: Driver) -> tuple[list[Row], int]:
+        """The record's new rows and its new length; a cover of a throw stored by an
+        earlier action is written now."""
+        new_rows, late_covers, record_len = self._record_rows()
+        for n, text in late_covers:
+            db.set_cover(self.row["id"], n, text)
+        return new_rows, record_len
+
+    def _record_rows(self) -> tuple[list[Row], list[tuple[int, str]], int]:
+        """The record rows to add (throws, cover filled in when chosen, and outs, in
+        order), the covers of throws stored earlier, and the new record length."""
+        match_id = self.row["id"]
+        idx = self.row["record_len"]
+        new_rows: list[Row] = []
+        pending: dict[int, Row] = {}
+        late_covers: list[tuple[int, str]] = []
+        for ev in self.engine_events:
+            if isinstance(ev, Thrown):
+                r = {
+                    "match_id": match_id,
+                    "idx": idx,
+                    "kind": "throw",
+                    "n": ev.n,
+                    "seat": ev.seat,
+                    "dice": ",".join(map(str, ev.dice)),
+                    "cover": None if ev.options else "",
+                    "reason": None,
+                }
+                new_rows.append(r)
+                pending[ev.n] = r
+                idx += 1
+            elif isinstance(ev, Covered):
+                text = ",".join(map(str, ev.tiles))
+                if ev.n in pending:
+                    pending[ev.n]["cover"] = text
+                else:
+                    late_covers.append((ev.n, text))
+            elif isinstance(ev, SeatOut):
+                new_rows.append(
+                    {
+                        "match_id": match_id,
+                        "idx": idx,
+                        "kind": "out",
+                        "n": None,
+                        "seat": ev.seat,
+                        "dice": None,
+                        "cover": None,
+                        "reason": ev.reason,
+                    }
+                )
+                idx += 1
+        return new_rows, late_covers, idx
+
+    def _due_at(self) -> datetime | None:
+        """The deadline of the throw now due: it runs from the moment that throw
+        became due (a pending cover belongs to its throw, so a throw does not renew
+        it), and there is none on a bot's throw or once the match is over."""
+        turn = self.match.turn
+        if turn is None or self.seat_rows[turn.seat]["is_bot"]:
+            return None
+        if self.became_due and turn.dice is None:
+            return self.now + timedelta(seconds=self.row["deadline_seconds"])
+        due_at: datetime | None = self.row["due_at"]
+        return due_at
+
+    def _announce_deadline(self, due_at: datetime | None) -> None:
+        """A live event for the pages' countdown, when the deadline moved or a new
+        throw or cover became due."""
+        if self.match.finished or (due_at == self.row["due_at"] and not self.became_due):
+            return
+        turn = self.match.turn
+        self.live.append(
+            {"type": "deadline", "seat": None if turn is None else turn.seat, "due_at": iso(due_at)}
+        )
+
+    def _notices(self, db: Driver, due_at: datetime | None) -> list[Row]:
+        """When a new throw is due from a person: the mail it may need, noted in this
+        transaction (notify/ sends it later, from the sweeper)."""
+        if due_at is None or due_at == self.row["due_at"]:
+            return []
+        turn = self.match.turn
+        became_turn = turn is not None and (
+            self.row["turn_seat"] != turn.seat
+            or any(isinstance(ev, TurnStarted) for ev in self.engine_events)
+        )
+        drop_reminder, notices = due_notices(
+            self.row, self.seat_rows, self.match, due_at, became_turn, self.now
+        )
+        if drop_reminder:
+            db.drop_pending_reminder(self.row["id"])
+        return notices
+
+    def _number_events(self) -> int:
+        """Number the live events on from the match's version; the last is its new one."""
+        version: int = self.row["version"]
+        for ev in self.live:
+            version += 1
+            ev["seq"] = version
+        return version
+
+    def _row_values(self, version: int, record_len: int, due_at: datetime | None) -> Row:
+        m = self.match
+        turn = m.turn
+        values: Row = {
+            "state": m.to_dict(),
+            "version": version,
+            "record_len": record_len,
+            "turn_seat": None if turn is None else turn.seat,
+            "due_at": due_at,
+        }
+        if m.finished:
+            values.update(
+                status="finished",
+                finished_at=self.now,
+                result=m.result.to_dict() if m.result else None,
+            )
+        return values

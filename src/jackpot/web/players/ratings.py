@@ -1,0 +1,295 @@
+"""Ratings (openskill Plackett-Luce), per-seat statistics, and their rebuild.
+
+When a match finishes, ``match_finished`` runs inside the finishing transaction:
+it stores what every human seat did (``seat_stats``) and, when two or more people
+played, updates their ratings. ``rebuild`` deletes all of it and runs the very
+same function over every finished match in (finish time, id) order, so a rebuild
+gives the same numbers as the live updates did.
+
+Choices made here, and why:
+
+* Only people are rated. Bot seats are dropped from the teams and the people are
+  ranked by their places, so a bot between two people changes nothing.
+* The number shown is ``1000 + 30 * ordinal`` where ordinal = mu - 3 sigma (a
+  rating we are 99.7% sure the player is at least). 30 points per unit of mu makes
+  a 400-point gap mean about 10 to 1 odds in a two-player match, as in Elo: with
+  openskill's default beta (25/6) a mu difference d gives the better player odds
+  of about exp(d / 5.9), and 10:1 needs d = 13.6, i.e. 400 / 13.6 = 29.5 points.
+  A new player is at 1000; a settled average player (mu 25, sigma near 3) ends
+  up near 1500, a number people already read as "average".
+* Provisional while sigma > 6.0 (it starts at 8.33). By then the variance has
+  halved, which takes about a dozen two-player matches (fewer with more seats):
+  Jackpot is mostly luck, so a handful of results says little about a player.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base import models_ratings as r
+from jackpot.web.matches.views import load_record
+from jackpot.web.players.review import SeatReview, review
+
+log = logging.getLogger("jackpot.web.ratings")
+MODEL = PlackettLuce()
+START_MU = MODEL.mu
+START_SIGMA = MODEL.sigma
+PROVISIONAL_SIGMA = 6.0
+RATING_BASE = 1000
+RATING_SCALE = 30
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The one number shown for a rating (see the module docstring)."""
+    return round(RATING_BASE + RATING_SCALE * (mu - 3 * sigma))
+
+
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+def rate(priors: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:
+    """New (mu, sigma) for people with ``priors`` who finished at ``places`` (1 = best,
+    equal places are ties). Each person is a team of one."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in priors]
+    rated = MODEL.rate(teams, ranks=[float(p) for p in places])
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def outcome(seat: int, winners: Sequence[int]) -> str:
+    if seat not in winners:
+        return "lost"
+    return "won" if len(winners) == 1 else "drew"
+
+
+async def match_finished(conn: AsyncConnection, match_id: str) -> None:
+    """Store the seats' figures and update the ratings of a match that just ended.
+
+    Runs in the caller's transaction, so a rating never changes for a match that
+    rolled back. Calling it twice for one match would rate it twice: the action
+    calls it once, when the engine reports the end.
+    """
+    row = (
+        await conn.execute(
+            select(t.matches.c.variant, t.matches.c.finished_at, t.matches.c.result).where(
+                t.matches.c.id == match_id
+            )
+        )
+    ).one()
+    result = row.result
+    if not result or row.finished_at is None:
+        return
+    seat_rows = (
+        await conn.execute(
+            select(t.seats.c.seat, t.seats.c.user_id, t.seats.c.is_bot)
+            .where(t.seats.c.match_id == match_id)
+            .order_by(t.seats.c.seat)
+        )
+    ).all()
+    people = [s for s in seat_rows if not s.is_bot]
+    if not any(s.user_id is not None for s in people):
+        return
+    try:
+        seat_reviews = review(await load_record(conn, match_id)).seats
+    except Exception:
+        # Never let the figures stop a match from ending: the result stands and the
+        # people are still rated; only this match's turn figures stay empty.
+        log.exception("could not review match %s for its figures", match_id)
+        seat_reviews = [SeatReview() for _ in seat_rows]
+    places: list[int] = result["places"]
+    winners: list[int] = result["winners"]
+    stats = []
+    for s in people:
+        if s.user_id is None:
+            continue
+        sr = seat_reviews[s.seat]
+        stats.append(
+            {
+                "match_id": match_id,
+                "seat": s.seat,
+                "user_id": s.user_id,
+                "variant": row.variant,
+                "finished_at": row.finished_at,
+                "seats": len(seat_rows),
+                "humans": len(people),
+                "place": places[s.seat],
+                "outcome": outcome(s.seat, winners),
+                "turns": sr.turns,
+                "jackpots": sr.jackpots,
+                "score_sum": sr.score_sum,
+                "choices": sr.choices,
+                "best_choices": sr.best_choices,
+                "given_away": float(sr.given_away),
+            }
+        )
+    at = row.finished_at
+    if len(stats) >= 2:
+        at = await _claim_order(conn, match_id, row.variant, at, [s["user_id"] for s in stats])
+        for s in stats:
+            s["finished_at"] = at
+    await conn.execute(insert(r.seat_stats), stats)
+    if len(stats) >= 2:
+        await _rate(conn, match_id, row.variant, at, stats, winners)
+
+
+async def _claim_order(
+    conn: AsyncConnection, match_id: str, variant: str, at: datetime, users: list[int]
+) -> datetime:
+    """Serialise rating updates of these players, and keep finish order = rating order.
+
+    On PostgreSQL two matches sharing a player may finish at once: the users' rows
+    are locked (in id order, so two such transactions cannot deadlock) and the
+    second waits, then reads the first's ratings instead of overwriting them.
+    It may also be that the match finishing second started first, with the
+    earlier ``finished_at``; the rebuild, which orders by (finished_at, id), would
+    then rate the two in the other order. So a finish time earlier than one of the
+    players' last rated match is moved to a microsecond after it: the stored
+    order is the order the ratings were computed in. SQLite's single writer never
+    needs either, and the statements are harmless there.
+    """
+    await conn.execute(
+        select(t.users.c.id).where(t.users.c.id.in_(users)).order_by(t.users.c.id).with_for_update()
+    )
+    last = (
+        await conn.execute(
+            select(func.max(r.player_ratings.c.last_match_at)).where(
+                r.player_ratings.c.variant == variant, r.player_ratings.c.user_id.in_(users)
+            )
+        )
+    ).scalar_one_or_none()
+    if last is not None and last >= at:
+        at = last + timedelta(microseconds=1)
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == match_id).values(finished_at=at)
+        )
+    return at
+
+
+async def _rate(
+    conn: AsyncConnection,
+    match_id: str,
+    variant: str,
+    at: datetime,
+    stats: list[dict[str, Any]],
+    winners: Sequence[int],
+) -> None:
+    users = [s["user_id"] for s in stats]
+    current = {
+        x.user_id: x
+        for x in (
+            await conn.execute(
+                select(r.player_ratings).where(
+                    r.player_ratings.c.variant == variant, r.player_ratings.c.user_id.in_(users)
+                )
+            )
+        ).all()
+    }
+    opted = {
+        x.id: bool(x.leaderboard)
+        for x in (
+            await conn.execute(
+                select(t.users.c.id, t.users.c.leaderboard).where(t.users.c.id.in_(users))
+            )
+        ).all()
+    }
+    priors = [
+        (current[u].mu, current[u].sigma) if u in current else (START_MU, START_SIGMA)
+        for u in users
+    ]
+    posts = rate(priors, [s["place"] for s in stats])
+    history = []
+    for s, (mu, sigma) in zip(stats, posts, strict=True):
+        u = s["user_id"]
+        shown = display_rating(mu, sigma)
+        provisional = is_provisional(sigma)
+        values = {
+            "mu": mu,
+            "sigma": sigma,
+            "rating": shown,
+            "provisional": provisional,
+            "listed": opted.get(u, False) and not provisional,
+            "last_match_at": at,
+        }
+        won = 1 if s["seat"] in winners else 0
+        old = current.get(u)
+        if old is None:
+            await conn.execute(
+                insert(r.player_ratings).values(
+                    user_id=u,
+                    variant=variant,
+                    matches=1,
+                    wins=won,
+                    turns=s["turns"],
+                    jackpots=s["jackpots"],
+                    score_sum=s["score_sum"],
+                    **values,
+                )
+            )
+        else:
+            await conn.execute(
+                update(r.player_ratings)
+                .where(r.player_ratings.c.user_id == u, r.player_ratings.c.variant == variant)
+                .values(
+                    matches=old.matches + 1,
+                    wins=old.wins + won,
+                    turns=old.turns + s["turns"],
+                    jackpots=old.jackpots + s["jackpots"],
+                    score_sum=old.score_sum + s["score_sum"],
+                    **values,
+                )
+            )
+        history.append(
+            {
+                "user_id": u,
+                "variant": variant,
+                "match_id": match_id,
+                "at": at,
+                "mu": mu,
+                "sigma": sigma,
+                "rating": shown,
+            }
+        )
+    await conn.execute(insert(r.rating_history), history)
+
+
+async def set_listed(conn: AsyncConnection, user_id: int, opted_in: bool) -> None:
+    """Keep the leaderboard's ``listed`` flag in step with the account's opt-in."""
+    await conn.execute(
+        update(r.player_ratings)
+        .where(r.player_ratings.c.user_id == user_id)
+        .values(listed=opted_in and r.player_ratings.c.provisional.is_(False))
+    )
+
+
+async def rebuild(conn: AsyncConnection) -> int:
+    """Recompute every rating and seat figure from the stored records; returns the
+    number of finished matches read. Deterministic: (finish time, id) order."""
+    await conn.execute(delete(r.rating_history))
+    await conn.execute(delete(r.player_ratings))
+    await conn.execute(delete(r.seat_stats))
+    ids = (
+        (
+            await conn.execute(
+                select(t.matches.c.id)
+                .where(
+                    t.matches.c.status == "finished",
+                    t.matches.c.result.is_not(None),
+                    t.matches.c.finished_at.is_not(None),
+                )
+                .order_by(t.matches.c.finished_at, t.matches.c.id)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    for match_id in ids:
+        await match_finished(conn, match_id)
+    return len(ids)

@@ -1,0 +1,31 @@
+"""The in-process event bus: per-match delivery, slow subscribers dropped, shutdown."""
+
+from __future__ import annotations
+
+from jackpot.web.base.bus import CLOSED, EventBus
+
+
+async def test_events_reach_only_that_matchs_subscribers() -> None:
+    bus = EventBus()
+    a, b = bus.subscribe("m_a"), bus.subscribe("m_b")
+    await bus.publish("m_a", [{"seq": 1, "type": "thrown"}, {"seq": 2, "type": "covered"}])
+    assert [a.queue.get_nowait()["seq"], a.queue.get_nowait()["seq"]] == [1, 2]
+    assert b.queue.empty()
+    a.close()
+    b.close()
+    assert bus.subscriber_count == 0
+
+
+async def test_a_subscriber_that_falls_behind_is_closed_not_waited_for() -> None:
+    bus = EventBus(queue_size=3)
+    slow = bus.subscribe("m")
+    await bus.publish("m", [{"seq": i, "type": "x"} for i in range(1, 6)])
+    assert slow.queue.get_nowait() is CLOSED
+    assert bus.subscriber_count == 0
+
+
+async def test_shutdown_ends_every_stream() -> None:
+    bus = EventBus()
+    subs = [bus.subscribe("m") for _ in range(3)]
+    bus.close_all()
+    assert all(s.queue.get_nowait() is CLOSED for s in subs)

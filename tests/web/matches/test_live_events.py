@@ -1,0 +1,112 @@
+"""The live events, applied to the state a page loaded first, give exactly what a
+fresh load gives, in Python (web/matches/live.py) and in the page's own JavaScript."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+from web_helpers import move, play_out, sign_up
+
+from jackpot.web.matches.live import apply_event
+
+STATE_JS = Path(__file__).resolve().parents[3] / "src" / "jackpot" / "static" / "match-state.js"
+
+
+def parse_sse(text: str) -> list[dict[str, Any]]:
+    events = []
+    for block in text.split("\n\n"):
+        data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
+        ids = [line[4:] for line in block.splitlines() if line.startswith("id: ")]
+        if data:
+            ev = json.loads("\n".join(data))
+            assert int(ids[0]) == ev["seq"]
+            events.append(ev)
+    return events
+
+
+def apply_in_node(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    script = (
+        f"import {{ applyEvent }} from {json.dumps(STATE_JS.as_uri())};\n"
+        "let input = '';\n"
+        "process.stdin.on('data', (c) => { input += c; });\n"
+        "process.stdin.on('end', () => {\n"
+        "  const { state, events } = JSON.parse(input);\n"
+        "  let s = state;\n"
+        "  for (const ev of events) s = applyEvent(s, ev);\n"
+        "  process.stdout.write(JSON.stringify(s));\n"
+        "});\n"
+    )
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps({"state": state, "events": events}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return dict(json.loads(out.stdout))
+
+
+async def events_after(client: httpx.AsyncClient, mid: str, seq: int) -> list[dict[str, Any]]:
+    r = await client.get(f"/api/matches/{mid}/events", headers={"Last-Event-ID": str(seq)})
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/event-stream")
+    return parse_sse(r.text)
+
+
+async def test_events_replay_a_people_match_from_before_the_start(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben, cat, watcher = [await make_client() for _ in range(4)]
+    for c, name in ((ana, "Ana"), (ben, "Ben"), (cat, "Cat")):
+        await sign_up(c, name)
+    created = (await ana.post("/api/matches", json={"seats": 4, "bots": 1})).json()
+    mid = created["id"]
+    first = (await watcher.get(f"/api/matches/{mid}")).json()
+    await ben.post(f"/api/matches/{mid}/join", json={})
+    state = (await cat.post(f"/api/matches/{mid}/join", json={})).json()
+    # A few moves, then Ben resigns mid-match, then the rest play out.
+    for _ in range(6):
+        seat = state["turn"]["seat"]
+        c = {0: ana, 1: ben, 2: cat}[seat]
+        state = (await move(c, state)).json()
+    state = (await ben.post(f"/api/matches/{mid}/resign")).json()
+    await play_out({0: ana, 2: cat}, state)
+
+    events = await events_after(watcher, mid, first["seq"])
+    assert [e["seq"] for e in events] == list(range(first["seq"] + 1, events[-1]["seq"] + 1))
+    assert events[-1]["type"] == "match_ended"
+    fresh = (await watcher.get(f"/api/matches/{mid}")).json()
+    applied = first
+    for ev in events:
+        applied = apply_event(applied, ev)
+    assert applied == fresh
+    assert apply_in_node(first, events) == fresh
+
+
+async def test_events_resume_mid_match_and_match_a_fresh_load(client: httpx.AsyncClient) -> None:
+    state = (
+        await client.post("/api/matches", json={"variant": "classic", "seats": 2, "bots": 1})
+    ).json()
+    state = (await move(client, state)).json()
+    loaded = (await client.get(f"/api/matches/{state['id']}")).json()
+    final = await play_out({0: client}, state)
+    events = await events_after(client, state["id"], loaded["seq"])
+    applied = loaded
+    for ev in events:
+        applied = apply_event(applied, ev)
+    assert applied == (await client.get(f"/api/matches/{state['id']}")).json()
+    assert applied["server_seed"] == final["server_seed"]
+    assert apply_in_node(loaded, events) == applied
+
+
+async def test_a_client_with_every_event_is_told_to_stop(client: httpx.AsyncClient) -> None:
+    state = (await client.post("/api/matches", json={"seats": 1, "bots": 0})).json()
+    r = await client.post(f"/api/matches/{state['id']}/resign")
+    seq = r.json()["seq"]
+    r = await client.get(f"/api/matches/{state['id']}/events", headers={"Last-Event-ID": str(seq)})
+    assert r.status_code == 204
+    r = await client.get(f"/api/matches/{state['id']}/events?last_event_id=junk")
+    assert r.status_code == 200 and parse_sse(r.text)[0]["seq"] == 1

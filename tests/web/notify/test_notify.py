@@ -1,0 +1,485 @@
+"""Turn mails, digests, the hourly cap, reminders, unsubscribe links and exactly-once
+sending. Moves go through the API at the real time; the mail worker is given its
+own clock (``now``), so the grace period, the cap and the reminder time are tested
+without waiting and without timing assertions."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+import socket
+from datetime import datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import httpx
+from itsdangerous import URLSafeSerializer
+from sqlalchemy import select
+from web_helpers import sign_up
+
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.db import Database
+from jackpot.web.base.models_notify import notices
+from jackpot.web.notify.mailer import backoff, mail_step
+from jackpot.web.notify.notices import GRACE
+from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
+
+DAY = 86400
+_names = iter(range(10_000))
+
+
+class Player:
+    def __init__(self, client: httpx.AsyncClient, name: str, user_id: int) -> None:
+        self.client, self.name, self.id = client, name, user_id
+
+    @property
+    def email(self) -> str:
+        return f"{self.name.lower()}@example.org"
+
+
+async def player(make_client: Any, prefix: str = "P") -> Player:
+    c = await make_client()
+    name = f"{prefix}{next(_names)}"
+    me = await sign_up(c, name)
+    return Player(c, name, me["id"])
+
+
+async def start_match(first: Player, *others: Player, deadline: int = DAY) -> dict[str, Any]:
+    state = (
+        await first.client.post(
+            "/api/matches",
+            json={"seats": 1 + len(others), "bots": 0, "deadline_seconds": deadline},
+        )
+    ).json()
+    for p in others:
+        r = await p.client.post(f"/api/matches/{state['id']}/join", json={})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    assert state["status"] == "playing"
+    return state
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def outbox(settings: Any) -> list[EmailMessage]:
+    box: Path = settings.outbox_dir
+    if not box.exists():
+        return []
+    return [
+        message_from_bytes(p.read_bytes(), policy=policy.default)  # type: ignore[misc]
+        for p in sorted(box.glob("*.eml"))
+    ]
+
+
+def mails_to(settings: Any, p: Player) -> list[EmailMessage]:
+    return [m for m in outbox(settings) if m["To"] == p.email]
+
+
+def body(msg: EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+async def notice_rows(db: Database, match_id: str) -> list[Any]:
+    async with db.read() as conn:
+        return list(
+            (
+                await conn.execute(
+                    select(notices).where(notices.c.match_id == match_id).order_by(notices.c.id)
+                )
+            ).all()
+        )
+
+
+async def play_turn(p: Player, state: dict[str, Any]) -> dict[str, Any]:
+    """Play ``p``'s current turn to its end (always covering the last option)."""
+    mid = state["id"]
+    seat = state["turn"]["seat"]
+    for _ in range(50):
+        if state["status"] != "playing" or state["turn"]["seat"] != seat:
+            return state
+        turn = state["turn"]
+        if turn["dice"] is None:
+            r = await p.client.post(f"/api/matches/{mid}/throw", json={})
+        else:
+            r = await p.client.post(
+                f"/api/matches/{mid}/cover", json={"tiles": turn["options"][-1]}
+            )
+        assert r.status_code == 200, r.text
+        state = r.json()
+    raise AssertionError("the turn did not end")
+
+
+# -- turn mails ----------------------------------------------------------------------
+
+
+async def test_a_turn_mail_after_the_grace_period_once(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    t0 = utcnow()
+    state = await start_match(ana, ben)
+    db: Database = app.state.db
+    # Within the grace period nothing goes: Ana may be looking at the page.
+    assert await mail_step(db, settings, t0 + GRACE / 2) == 0
+    assert outbox(settings) == []
+    later = t0 + GRACE + timedelta(seconds=5)
+    assert await mail_step(db, settings, later) == 1
+    [msg] = outbox(settings)
+    assert msg["To"] == ana.email
+    assert ben.name in msg["Subject"] and "Your throw" in msg["Subject"]
+    text = body(msg)
+    assert f"/matches/{state['id']}" in text
+    assert "Deadline:" in text and "(in 23 hours" in text
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # Exactly once: later passes find nothing more to say.
+    assert await mail_step(db, settings, later + timedelta(minutes=5)) == 0
+    assert await mail_step(db, settings, later + timedelta(hours=2)) == 0
+    assert len(outbox(settings)) == 1
+    rows = await notice_rows(db, state["id"])
+    assert [(r.kind, r.status) for r in rows if r.kind == "turn"] == [("turn", "sent")]
+
+
+async def test_no_mail_when_the_player_moves_within_the_grace(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client), await player(make_client)
+    t0 = utcnow()
+    state = await start_match(ana, ben)
+    r = await ana.client.post(f"/api/matches/{state['id']}/throw", json={})
+    assert r.status_code == 200
+    assert await mail_step(app.state.db, settings, t0 + GRACE + timedelta(seconds=5)) == 0
+    assert outbox(settings) == []
+    rows = await notice_rows(app.state.db, state["id"])
+    assert [r.status for r in rows if r.kind == "turn"] == ["dropped"]
+
+
+async def test_short_deadlines_mail_only_those_who_ask(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client), await player(make_client)
+    cid, dan = await player(make_client), await player(make_client)
+    t0 = utcnow()
+    await start_match(ana, ben, deadline=3600)  # an hour is not over an hour
+    r = await cid.client.put("/api/account/notifications", json={"turn_mail": "all"})
+    assert r.status_code == 200 and r.json() == {"turn_mail": "all"}
+    await start_match(cid, dan, deadline=300)
+    assert await mail_step(app.state.db, settings, t0 + timedelta(minutes=2)) == 1
+    assert [m["To"] for m in outbox(settings)] == [cid.email]
+
+
+async def test_matches_against_bots_send_no_turn_mail(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana = await player(make_client)
+    r = await ana.client.post("/api/matches", json={"seats": 2, "bots": 1, "deadline_seconds": DAY})
+    assert r.status_code == 201
+    assert await mail_step(app.state.db, settings, utcnow() + timedelta(hours=23)) == 0
+    assert await notice_rows(app.state.db, r.json()["id"]) == []
+
+
+# -- digests and the hourly cap --------------------------------------------------------
+
+
+async def test_digest_batches_and_holds_news_for_an_hour(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana = await player(make_client, "Ana")
+    rivals = [await player(make_client, "Riv") for _ in range(4)]
+    t0 = utcnow()
+    first = [await start_match(ana, r) for r in rivals[:3]]
+    assert await mail_step(db, settings, t0 + timedelta(minutes=2)) == 1
+    [digest] = mails_to(settings, ana)
+    assert digest["Subject"] == "Your throw in 3 matches"
+    text = body(digest)
+    for st, r in zip(first, rivals[:3], strict=True):
+        assert f"/matches/{st['id']}" in text and r.name in text
+
+    # A fourth match becomes Ana's throw: no second mail within the hour...
+    fourth = await start_match(ana, rivals[3])
+    assert await mail_step(db, settings, t0 + timedelta(minutes=30)) == 0
+    assert await mail_step(db, settings, t0 + timedelta(minutes=61)) == 0
+    assert len(mails_to(settings, ana)) == 1
+    # ...then one digest once the hour since the first is over, with only what still waits.
+    await play_turn(ana, first[0])
+    assert await mail_step(db, settings, t0 + timedelta(minutes=63)) >= 1
+    second = mails_to(settings, ana)[1:]
+    assert len(second) == 1
+    assert f"/matches/{fourth['id']}" in body(second[0])
+    assert second[0]["Subject"].startswith("Your throw in ")
+    # Ana's turn in the first match ended, so its rival got a mail of his own.
+    assert [m["Subject"] for m in mails_to(settings, rivals[0])] == [
+        f"Your throw in Jackpot against {ana.name}"
+    ]
+
+
+async def test_held_news_rides_along_with_a_reminder(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana = await player(make_client, "Ana")
+    ben, cid, dan = [await player(make_client, "Riv") for _ in range(3)]
+    t0 = utcnow()
+    # An hour's deadline: no turn mail by default, but a reminder at 48 minutes.
+    hourly = await start_match(ana, ben, deadline=3600)
+    daily = await start_match(ana, cid)
+    assert await mail_step(db, settings, t0 + timedelta(minutes=2)) == 1
+    [first] = mails_to(settings, ana)
+    assert f"/matches/{daily['id']}" in body(first) and hourly["id"] not in body(first)
+    late = await start_match(ana, dan)  # news held by the cap until t0 + 62 min
+    assert await mail_step(db, settings, t0 + timedelta(minutes=20)) == 0
+    assert await mail_step(db, settings, t0 + timedelta(minutes=49)) == 1
+    second = mails_to(settings, ana)[1]
+    assert second["Subject"].startswith("Time is running out for a throw; 2 matches")
+    text = body(second)
+    assert f"/matches/{hourly['id']}" in text and f"/matches/{late['id']}" in text
+    assert "Miss it and you are out" in text
+    # The held news went with the reminder: nothing is left for the end of the hour.
+    assert await mail_step(db, settings, t0 + timedelta(minutes=70)) == 0
+    assert len(mails_to(settings, ana)) == 2
+
+
+# -- reminders ---------------------------------------------------------------------
+
+
+async def test_the_reminder_fires_once_when_a_fifth_is_left(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    state = await start_match(ana, ben)
+    due = datetime.fromisoformat(state["turn"]["due_at"].replace("Z", "+00:00"))
+    remind_at = due - timedelta(seconds=DAY / 5)  # 4 h 48 min before the end
+    assert await mail_step(db, settings, remind_at - timedelta(hours=19)) == 1  # the turn mail
+    assert await mail_step(db, settings, remind_at - timedelta(seconds=10)) == 0
+    assert await mail_step(db, settings, remind_at + timedelta(seconds=1)) == 1
+    reminder = mails_to(settings, ana)[-1]
+    assert reminder["Subject"].startswith("Reminder: 4 hours 47 minutes left")
+    assert "Miss it and you are out" in body(reminder)
+    # Once per throw: nothing more however often the worker looks.
+    for minutes in (1, 30, 200):
+        assert await mail_step(db, settings, remind_at + timedelta(minutes=minutes)) == 0
+    assert len(mails_to(settings, ana)) == 2
+    assert mails_to(settings, ben) == []
+
+
+async def test_a_throw_replaces_the_reminder_of_the_one_before(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana, ben = await player(make_client), await player(make_client)
+    state = await start_match(ana, ben)
+    mid = state["id"]
+    for _ in range(4):  # throws and covers; each new throw due gets its own reminder
+        turn = state["turn"]
+        if turn["dice"] is None:
+            state = (await ana.client.post(f"/api/matches/{mid}/throw", json={})).json()
+        else:
+            state = (
+                await ana.client.post(
+                    f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]}
+                )
+            ).json()
+    rows = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
+    due_now = datetime.fromisoformat(state["turn"]["due_at"].replace("Z", "+00:00"))
+    pending = [r for r in rows if r.status == "pending"]
+    assert len(pending) == 1
+    assert abs(pending[0].due_at - due_now) < timedelta(seconds=1)  # the page shows whole seconds
+    assert pending[0].user_id == (ana.id if state["turn"]["seat"] == 0 else ben.id)
+
+
+async def test_no_reminder_for_deadlines_under_an_hour(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client), await player(make_client)
+    await ana.client.put("/api/account/notifications", json={"turn_mail": "all"})
+    state = await start_match(ana, ben, deadline=1800)
+    rows = await notice_rows(app.state.db, state["id"])
+    assert [r.kind for r in rows] == ["turn"]
+
+
+async def test_two_people_one_day_match(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    """The issue's "done": each gets one clear mail when it becomes their throw and
+    one reminder before it runs out."""
+    db: Database = app.state.db
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    t0 = utcnow()
+    state = await start_match(ana, ben)
+    assert await mail_step(db, settings, t0 + timedelta(minutes=2)) == 1
+    state = await play_turn(ana, state)
+    assert state["turn"]["seat"] == 1
+    t1 = utcnow()
+    assert await mail_step(db, settings, t1 + timedelta(minutes=2)) == 1
+    due = datetime.fromisoformat(state["turn"]["due_at"].replace("Z", "+00:00"))
+    assert await mail_step(db, settings, due - timedelta(hours=4)) == 1  # Ben's reminder
+    assert [m["Subject"] for m in mails_to(settings, ana)] == [
+        f"Your throw in Jackpot against {ben.name}"
+    ]
+    subjects = [m["Subject"] for m in mails_to(settings, ben)]
+    assert subjects[0] == f"Your throw in Jackpot against {ana.name}"
+    assert subjects[1].startswith("Reminder: ") and ana.name in subjects[1]
+    assert len(subjects) == 2
+
+
+# -- unsubscribe ---------------------------------------------------------------------
+
+
+async def test_the_unsubscribe_link_works_without_login(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana, ben = await player(make_client), await player(make_client)
+    t0 = utcnow()
+    await start_match(ana, ben)
+    assert await mail_step(db, settings, t0 + timedelta(minutes=2)) == 1
+    [msg] = outbox(settings)
+    link = re.search(r"http://localhost:8000(/unsubscribe/\S+)", body(msg))
+    assert link is not None
+    assert msg["List-Unsubscribe"].strip() == f"<http://localhost:8000{link.group(1)}>"
+    stranger = await make_client()  # no session at all
+    page = await stranger.get(link.group(1))
+    assert page.status_code == 200 and "Stop these mails" in page.text
+    assert (await ana.client.get("/api/account/notifications")).json()["turn_mail"] == "long"
+    done = await stranger.post(link.group(1))
+    assert done.status_code == 200 and 'id="unsubscribed"' in done.text
+    assert (await ana.client.get("/api/account/notifications")).json()["turn_mail"] == "off"
+    # No more mail for Ana: neither turn news nor reminders.
+    cid = await player(make_client)
+    t1 = utcnow()
+    await start_match(ana, cid)
+    assert await mail_step(db, settings, t1 + timedelta(hours=20)) == 0
+    assert len(outbox(settings)) == 1
+
+
+async def test_a_mail_clients_one_click_post_unsubscribes(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana = await player(make_client)
+    token = unsubscribe_token(settings, ana.id)
+    mailer = await make_client()
+    r = await mailer.post(
+        f"/unsubscribe/{token}",
+        content="List-Unsubscribe=One-Click",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert r.status_code == 200
+    assert (await ana.client.get("/api/account/notifications")).json()["turn_mail"] == "off"
+
+
+async def test_unsubscribe_links_cannot_be_forged(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client), await player(make_client)
+    good = unsubscribe_token(settings, ana.id)
+    assert read_unsubscribe_token(settings, good) == ana.id
+    payload, sig = good.split(".")
+    # Ben's id with Ana's signature; a key guessed wrong; a damaged signature.
+    bens_payload = unsubscribe_token(settings, ben.id).split(".")[0]
+    forged = [
+        f"{bens_payload}.{sig}",
+        URLSafeSerializer("not the site's key", salt="jackpot-unsubscribe/1").dumps({"u": ben.id}),
+        URLSafeSerializer(settings.secret_key, salt="another purpose").dumps({"u": ben.id}),
+        f"{payload}.{sig[:-2]}{'AA' if sig[-2:] != 'AA' else 'BB'}",
+        "x" * 300,
+        "",
+    ]
+    stranger = await make_client()
+    for token in forged:
+        assert read_unsubscribe_token(settings, token) is None, token
+        r = await stranger.post(f"/unsubscribe/{token}")
+        assert r.status_code in (400, 404), token
+    assert (await ben.client.get("/api/account/notifications")).json()["turn_mail"] == "long"
+    # A token signed by another site's key is refused even for the right account.
+    other = dataclasses.replace(settings, secret_key="a different key, 32 characters!")
+    assert read_unsubscribe_token(other, good) is None
+
+
+async def test_the_account_page_sets_the_mail_choice(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana = await player(make_client)
+    page = await ana.client.get("/account")
+    assert page.status_code == 200
+    assert re.search(r'value="long"\s+checked', page.text)
+    csrf = ana.client.cookies.get("jackpot_csrf")
+    r = await ana.client.post(
+        "/account/mail", data={"csrf_token": csrf, "turn_mail": "all"}, follow_redirects=True
+    )
+    assert r.status_code == 200 and re.search(r'value="all"\s+checked', r.text)
+    assert "Mail setting saved" in r.text
+    bad = await ana.client.put("/api/account/notifications", json={"turn_mail": "sometimes"})
+    assert bad.status_code == 422
+
+
+async def test_my_turns_lists_waiting_people_matches(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client), await player(make_client)
+    state = await start_match(ana, ben)
+    await ana.client.post("/api/matches", json={"seats": 2, "bots": 1, "deadline_seconds": DAY})
+    mine = (await ana.client.get("/api/my/turns")).json()["matches"]
+    assert [m["id"] for m in mine] == [state["id"]]
+    assert (await ben.client.get("/api/my/turns")).json()["matches"] == []
+    page = await ana.client.get("/")
+    assert '<script type="module" src="/static/notify.js">' in page.text
+
+
+# -- sending: several sweepers, failures, SMTP --------------------------------------------
+
+
+async def test_two_sweepers_send_each_mail_once(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    players = [await player(make_client) for _ in range(8)]
+    t0 = utcnow()
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        await start_match(a, b)
+        await start_match(b, a)  # each of the eight waits in one match
+    others = [Database(settings.database_url) for _ in range(2)]
+    later = t0 + timedelta(minutes=2)
+    try:
+        for _ in range(3):
+            counts = await asyncio.gather(
+                mail_step(app.state.db, settings, later),
+                *(mail_step(db, settings, later) for db in others),
+            )
+            later += timedelta(seconds=1)
+            if sum(counts):
+                assert sum(counts) == 8
+    finally:
+        for db in others:
+            await db.dispose()
+    box = outbox(settings)
+    assert sorted(m["To"] for m in box) == sorted(p.email for p in players)
+
+
+async def test_a_failed_send_is_retried_with_backoff(app, make_client, settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await player(make_client), await player(make_client)
+    t0 = utcnow()
+    state = await start_match(ana, ben)
+    # Nothing listens on this port: the SMTP connection is refused.
+    broken = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=free_port())
+    db: Database = app.state.db
+    now = t0 + timedelta(minutes=2)
+    assert await mail_step(db, broken, now) == 0
+    [turn] = [r for r in await notice_rows(db, state["id"]) if r.kind == "turn"]
+    assert turn.status == "pending" and turn.attempts == 1 and turn.error
+    assert turn.send_after == now + backoff(1)
+    assert await mail_step(db, broken, now + backoff(1) / 2) == 0  # not yet: backing off
+    [turn] = [r for r in await notice_rows(db, state["id"]) if r.kind == "turn"]
+    assert turn.attempts == 1
+    assert await mail_step(db, broken, now + backoff(1)) == 0
+    [turn] = [r for r in await notice_rows(db, state["id"]) if r.kind == "turn"]
+    assert turn.attempts == 2 and turn.send_after == now + backoff(1) + backoff(2)
+    # The server is back: the mail goes, once.
+    assert await mail_step(db, settings, now + timedelta(minutes=10)) == 1
+    assert [m["To"] for m in outbox(settings)] == [ana.email]
+    assert backoff(1) < backoff(2) < backoff(3) and backoff(30) == timedelta(hours=1)
+
+
+async def test_mail_goes_through_a_real_smtp_server(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.handlers import Message
+
+    received: list[EmailMessage] = []
+
+    class Keep(Message):  # type: ignore[misc]
+        def handle_message(self, message: Any) -> None:
+            received.append(message)
+
+    port = free_port()
+    server = Controller(Keep(), hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+        t0 = utcnow()
+        state = await start_match(ana, ben)
+        smtp = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=port)
+        assert await mail_step(app.state.db, smtp, t0 + timedelta(minutes=2)) == 1
+    finally:
+        server.stop()
+    [msg] = received
+    assert msg["To"] == ana.email
+    assert msg["Subject"] == f"Your throw in Jackpot against {ben.name}"
+    assert msg["List-Unsubscribe"].strip().startswith("<http://localhost:8000/unsubscribe/")
+    assert f"/matches/{state['id']}" in msg.get_payload()
+    assert outbox(settings) == []  # SMTP, not files

@@ -1,0 +1,111 @@
+"""A move's rows, written on the driver connection (play/match_sql.py), read back through
+SQLAlchemy Core exactly as Core's own writes do, on both databases: the value
+conversions there are derived from the column types, and a mistake in them (a
+datetime format, a boolean, JSON text) would only show up as a wrong comparison
+somewhere far away, such as the sweeper missing a deadline."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+from jackpot.web.accounts.credentials import create_guest
+from jackpot.web.base import models as t
+from jackpot.web.base.db import Database
+from jackpot.web.base.models_notify import notices
+from jackpot.web.matches import store
+from jackpot.web.play import seating
+from jackpot.web.play.match_sql import CHUNK, Driver
+
+
+async def test_rows_written_raw_read_back_through_core(database_url: str) -> None:
+    db = Database(database_url)
+    await db.upgrade()
+    try:
+        async with db.write() as conn:
+            guest, _token = await create_guest(conn)
+            now = datetime(2026, 11, 30, 6, 0, 0, 0, tzinfo=UTC)
+            out = await seating.create_match(
+                conn, guest, variant="jackpot", seats=2, bots_count=1, deadline_seconds=3600,
+                client_seed="ab", private=False, min_deadline=60, now=now,
+            )
+        mid = out.match_id
+        async with db.read() as conn:
+            before = dict(await store.match_row(conn, mid))
+            seats_core = [dict(s) for s in await store.seat_rows(conn, mid)]
+        # The raw loader sees what Core sees.
+        async with db.write() as conn:
+            loaded = await conn.run_sync(lambda c: Driver(c).load(mid, lock=True))
+        assert loaded is not None
+        row, seats = loaded
+        assert row == before
+        assert seats == seats_core
+        # (1 == True in Python: the types must match too, or the API would say 1.)
+        assert [type(s["is_bot"]) for s in seats] == [bool, bool]
+        assert type(row["private"]) is bool
+        assert isinstance(row["due_at"], datetime) and row["due_at"].tzinfo is not None
+        # A raw write reads back through Core unchanged, the microseconds included.
+        due = now + timedelta(seconds=3600, microseconds=5)
+        values: dict[str, Any] = {
+            "state": row["state"], "version": row["version"] + 1, "due_at": due,
+            "result": {"places": [1, 2]},
+        }
+        notice = {
+            "key": "remind:test", "user_id": guest.user_id, "match_id": mid, "seat": 0,
+            "kind": "reminder", "round": 1, "due_at": due, "send_after": due,
+            "status": "pending", "attempts": 0, "created_at": now,
+        }
+        event = {"seq": row["version"] + 1, "type": "deadline", "seat": 0, "due_at": "x"}
+        async with db.write() as conn:
+            ok = await conn.run_sync(
+                lambda c: Driver(c).save_move(mid, row["version"], values, [], [notice], [event])
+            )
+            assert ok
+            stale = await conn.run_sync(
+                lambda c: Driver(c).save_move(mid, row["version"], values, [], [], [])
+            )
+            assert not stale  # the version moved on
+        async with db.read() as conn:
+            after = dict(await store.match_row(conn, mid))
+            assert after["due_at"] == due and after["result"] == {"places": [1, 2]}
+            assert after["version"] == row["version"] + 1
+            # The sweeper's comparison finds it due exactly when it is.
+            due_ids = (await conn.execute(
+                select(t.matches.c.id).where(t.matches.c.due_at <= due)
+            )).scalars().all()
+            not_yet = (await conn.execute(
+                select(t.matches.c.id).where(t.matches.c.due_at <= due - timedelta(microseconds=1))
+            )).scalars().all()
+            assert mid in due_ids and mid not in not_yet
+            stored = (await conn.execute(
+                select(notices).where(notices.c.key == "remind:test")
+            )).mappings().one()
+            assert stored["send_after"] == due and stored["created_at"] == now
+    finally:
+        await db.dispose()
+
+
+async def test_a_resignation_that_leaves_only_bots_writes_their_whole_match(
+    client: Any,
+) -> None:
+    """The bots then play the match out inside the resignation's transaction: over
+    a thousand events, written in chunks (one statement for all of them would pass
+    the drivers' limits on parameters)."""
+    from jackpot import fair
+
+    biggest = 0
+    for _ in range(6):
+        r = await client.post("/api/matches", json={"seats": 4, "bots": 3})
+        assert r.status_code == 201, r.text
+        mid, seq_before = r.json()["id"], r.json()["seq"]
+        r = await client.post(f"/api/matches/{mid}/resign")
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "finished"
+        record = (await client.get(f"/api/matches/{mid}/record")).json()
+        result = fair.verify(fair.record.parse_record(record))
+        assert result.ok, result.problem
+        # The live events this one transaction wrote (their seq numbers are gapless).
+        biggest = max(biggest, r.json()["seq"] - seq_before)
+    assert biggest > CHUNK  # more rows than one INSERT takes

@@ -1,0 +1,254 @@
+"""Ratings: live updates after matches between people, checked against openskill
+called directly; bots, leavers and ties; the rebuild gives the live numbers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+from ratings_helpers import people, play, start_match
+from sqlalchemy import select, update
+
+from jackpot.web.base import models as t
+from jackpot.web.base import models_ratings as r
+from jackpot.web.players.ratings import (
+    PROVISIONAL_SIGMA,
+    display_rating,
+    is_provisional,
+    rate,
+    rebuild,
+)
+
+MODEL = PlackettLuce()
+
+
+def direct(priors: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """openskill itself, with nothing of ours in between."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in priors]
+    out = MODEL.rate(teams, ranks=places)
+    return [(team[0].mu, team[0].sigma) for team in out]
+
+
+async def ratings_of(app: Any, variant: str) -> dict[str, Any]:
+    async with app.state.db.read() as conn:
+        rows = (
+            await conn.execute(
+                select(t.users.c.name, r.player_ratings)
+                .join(r.player_ratings, r.player_ratings.c.user_id == t.users.c.id)
+                .where(r.player_ratings.c.variant == variant)
+            )
+        ).all()
+    return {row.name: row for row in rows}
+
+
+async def snapshot(app: Any) -> dict[str, list[tuple[Any, ...]]]:
+    out = {}
+    async with app.state.db.read() as conn:
+        for table in (r.player_ratings, r.rating_history, r.seat_stats):
+            rows = (await conn.execute(select(table))).all()
+            out[table.name] = sorted(tuple(row) for row in rows)
+    return out
+
+
+def human_places(result: dict[str, Any], humans: list[int]) -> list[int]:
+    return [result["places"][s] for s in humans]
+
+
+def test_rate_is_openskill_and_ties_share_everything() -> None:
+    new = (MODEL.mu, MODEL.sigma)
+    for places in ([1, 2], [1, 1], [1, 1, 3], [2, 1, 3, 4], [1, 2, 2, 4]):
+        priors = [new] * len(places)
+        assert rate(priors, places) == direct(priors, places)
+    tied = rate([new, new, new], [1, 1, 3])
+    assert tied[0] == tied[1] != tied[2]
+    assert tied[0][0] > MODEL.mu > tied[2][0]
+    # Unequal priors too: the function passes them through, not just defaults.
+    priors = [(30.0, 4.0), (22.0, 7.5), (25.0, 2.0)]
+    assert rate(priors, [3, 1, 2]) == direct(priors, [3, 1, 2])
+
+
+def test_display_rating_and_the_provisional_line() -> None:
+    assert display_rating(MODEL.mu, MODEL.sigma) == 1000  # ordinal 0
+    assert display_rating(25.0, 3.0) == 1480
+    assert display_rating(20.0, 2.0) == 1420
+    assert is_provisional(MODEL.sigma)
+    assert is_provisional(PROVISIONAL_SIGMA + 0.01)
+    assert not is_provisional(PROVISIONAL_SIGMA)
+
+
+async def test_two_people_are_rated_like_openskill(make_client: Any, app: Any) -> None:
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    state = await play([ana, ben], await start_match([ana, ben], "classic"))
+    res = state["result"]
+    want = direct([(MODEL.mu, MODEL.sigma)] * 2, human_places(res, [0, 1]))
+    got = await ratings_of(app, "classic")
+    for name, (mu, sigma) in zip(["Ana", "Ben"], want, strict=True):
+        assert got[name].mu == mu and got[name].sigma == sigma
+        assert got[name].rating == display_rating(mu, sigma)
+        assert got[name].matches == 1
+        assert got[name].provisional
+    assert got["Ana"].wins + got["Ben"].wins == len(res["winners"])
+    assert await ratings_of(app, "jackpot") == {}
+
+
+async def test_three_people_and_a_bot_with_a_leaver(make_client: Any, app: Any) -> None:
+    clients = await people(make_client, ["Ana", "Ben", "Cy"])
+    state = await start_match(clients, "classic", bots=1)
+    state = await play(clients, state, resign_first=[2])
+    res = state["result"]
+    # Cy resigned before anyone threw: last of all, below the bot (seat 3).
+    assert res["places"][2] == 4
+    places = human_places(res, [0, 1, 2])
+    want = direct([(MODEL.mu, MODEL.sigma)] * 3, places)
+    got = await ratings_of(app, "classic")
+    for name, (mu, sigma) in zip(["Ana", "Ben", "Cy"], want, strict=True):
+        assert (got[name].mu, got[name].sigma) == (mu, sigma)
+    assert got["Cy"].mu < MODEL.mu
+    # The bot has no user, so nothing was rated for it: three rows, three people.
+    assert len(got) == 3
+
+
+async def test_four_people_two_leave_and_ratings_chain(make_client: Any, app: Any) -> None:
+    clients = await people(make_client, ["Ana", "Ben", "Cy", "Dee"])
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    first = await play(clients, await start_match(clients, "classic"), resign_first=[3, 1])
+    res1 = first["result"]
+    # The later to leave (Ben) is placed above the earlier (Dee).
+    assert res1["places"][1] == 3 and res1["places"][3] == 4
+    after1 = direct([(MODEL.mu, MODEL.sigma)] * 4, res1["places"])
+    second = await play(clients, await start_match(clients, "classic"))
+    after2 = direct(after1, second["result"]["places"])
+    got = await ratings_of(app, "classic")
+    for name, (mu, sigma) in zip(names, after2, strict=True):
+        assert (got[name].mu, got[name].sigma) == (mu, sigma)
+        assert got[name].matches == 2
+    async with app.state.db.read() as conn:
+        hist = (
+            (
+                await conn.execute(
+                    select(r.rating_history.c.mu).order_by(
+                        r.rating_history.c.user_id, r.rating_history.c.at
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
+    assert len(hist) == 8
+    assert hist[0] == after1[0][0] and hist[1] == after2[0][0]
+
+
+async def test_a_bot_match_is_not_rated_but_counted(make_client: Any, app: Any) -> None:
+    (ana,) = await people(make_client, ["Ana"])
+    state = await start_match([ana], "classic", bots=1)
+    await play([ana], state)
+    assert await ratings_of(app, "classic") == {}
+    async with app.state.db.read() as conn:
+        rows = (await conn.execute(select(r.seat_stats))).all()
+    assert len(rows) == 1
+    assert rows[0].humans == 1 and rows[0].turns == 1
+
+
+async def test_rebuild_gives_the_live_numbers(make_client: Any, app: Any) -> None:
+    clients = await people(make_client, ["Ana", "Ben", "Cy"])
+    await play(clients[:2], await start_match(clients[:2], "jackpot"))
+    await play(clients, await start_match(clients, "classic", bots=1), resign_first=[1])
+    await play(clients[1:], await start_match(clients[1:], "classic"))
+    await play(clients[:1], await start_match(clients[:1], "classic", bots=1))
+    live = await snapshot(app)
+    assert len(live["player_ratings"]) == 5  # Ana and Ben in Jackpot; all three in Classic
+    async with app.state.db.write() as conn:
+        assert await rebuild(conn) == 4
+    assert await snapshot(app) == live
+
+
+async def test_rebuild_command_and_a_draw_is_a_tie(
+    make_client: Any, app: Any, settings: Any
+) -> None:
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    state = await play([ana, ben], await start_match([ana, ben], "classic"))
+    # Make the stored result a draw: the rebuild must rate it as a tie.
+    draw = {**state["result"], "places": [1, 1], "winners": [0, 1]}
+    async with app.state.db.write() as conn:
+        await conn.execute(update(t.matches).values(result=draw))
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.database_url,
+        "JACKPOT_VAR_DIR": str(settings.var_dir),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "jackpot.cli", "ratings", "rebuild"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "read 1 finished matches" in done.stdout
+    got = await ratings_of(app, "classic")
+    want = direct([(MODEL.mu, MODEL.sigma)] * 2, [1, 1])
+    assert (got["Ana"].mu, got["Ana"].sigma) == want[0] == want[1]
+    assert (got["Ben"].mu, got["Ben"].sigma) == want[0]
+    assert got["Ana"].wins == got["Ben"].wins == 1
+
+
+@pytest.mark.parametrize("variant", ["jackpot", "classic"])
+async def test_seat_stats_agree_with_the_result(make_client: Any, app: Any, variant: str) -> None:
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    state = await play([ana, ben], await start_match([ana, ben], variant))
+    res = state["result"]
+    async with app.state.db.read() as conn:
+        rows = (await conn.execute(select(r.seat_stats).order_by(r.seat_stats.c.seat))).all()
+    assert [x.score_sum for x in rows] == res["totals"]
+    assert [x.place for x in rows] == res["places"]
+    for x in rows:
+        assert x.outcome == (
+            "lost"
+            if x.seat not in res["winners"]
+            else "won"
+            if len(res["winners"]) == 1
+            else "drew"
+        )
+        assert 0 <= x.best_choices <= x.choices
+        assert x.given_away >= 0
+    if variant == "jackpot":
+        assert sum(x.jackpots for x in rows) >= 1  # the match ends only on a jackpot
+
+
+async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
+    make_client: Any, app: Any
+) -> None:
+    """As when two matches sharing a player finish at once on PostgreSQL and the one
+    that started first commits second: its finish time moves after the other's, so
+    the rebuild rates them in the order the live updates did."""
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    first = await play([ana, ben], await start_match([ana, ben], "classic"))
+    async with app.state.db.write() as conn:
+        row = (
+            await conn.execute(select(t.matches.c.finished_at).where(t.matches.c.id == first["id"]))
+        ).one()
+        later = row.finished_at + timedelta(hours=1)
+        # The first match "finished" an hour from now, as far as the order knows.
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == first["id"]).values(finished_at=later)
+        )
+        await conn.execute(update(r.player_ratings).values(last_match_at=later))
+        await conn.execute(update(r.rating_history).values(at=later))
+        await conn.execute(update(r.seat_stats).values(finished_at=later))
+    second = await play([ana, ben], await start_match([ana, ben], "classic"))
+    async with app.state.db.read() as conn:
+        moved = (
+            await conn.execute(
+                select(t.matches.c.finished_at).where(t.matches.c.id == second["id"])
+            )
+        ).scalar_one()
+    assert moved == later + timedelta(microseconds=1)
+    live = await snapshot(app)
+    async with app.state.db.write() as conn:
+        assert await rebuild(conn) == 2
+    assert await snapshot(app) == live
