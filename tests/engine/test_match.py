@@ -1,4 +1,4 @@
-"""The match rules of DESIGN.md section 1, driven with chosen dice."""
+"""The match rules (the rules page, templates/rules.html), driven with chosen dice."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The jackpot-fair/1 stream: DESIGN.md's vectors, rejection sampling, uniformity."""
+"""The jackpot-fair/1 stream: docs/fair-play.md's vectors, rejection sampling, uniformity."""
 
 from __future__ import annotations
 

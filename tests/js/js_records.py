@@ -2,7 +2,7 @@
 
 The hand-made records use nothing from the jackpot package: dice come from ``hmac``
 here, options and results are worked out by the few lines below, so a test that
-passes shows the JavaScript agrees with an independent reading of DESIGN.md.
+passes shows the JavaScript agrees with an independent reading of docs/fair-play.md.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from js_records import (
     ranked_places,
 )
 
-# -- DESIGN.md section 2 test vectors ---------------------------------------------
+# -- docs/fair-play.md test vectors -----------------------------------------------
 
 
 def test_commitment_vector() -> None:

@@ -1,4 +1,4 @@
-"""The outcome of a finished match and how places are ranked (DESIGN.md section 1)."""
+"""The outcome of a finished match and how places are ranked (the rules page, "Places")."""
 
 from __future__ import annotations
 

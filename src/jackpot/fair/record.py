@@ -118,7 +118,7 @@ class Record:
         return tuple(e for e in self.events if isinstance(e, ThrowEntry))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object, keys in the order DESIGN.md shows them."""
+        """The JSON object, keys in the order docs/fair-play.md lists them."""
         return {
             "format": FORMAT,
             "id": self.id,

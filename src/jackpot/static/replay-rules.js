@@ -1,6 +1,6 @@
 // The rules of Jackpot and Classic, the exact solver and the three bots, in plain
 // JavaScript so that a record can be replayed in the browser without trusting the
-// server (DESIGN.md sections 1 and 2). No dependencies, no build step.
+// server (the rules page; docs/fair-play.md for the bots). No dependencies, no build step.
 //
 // Open sets are 9-bit masks: bit t - 1 stands for tile t. An option is an array of
 // distinct tiles sorted ascending; a Jackpot option always has exactly one tile.

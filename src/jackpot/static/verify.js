@@ -202,7 +202,7 @@ function checkShape(rec) {
 
 // ---------------------------------------------------------------- the replay
 
-/** Winners and places once the match is over (DESIGN.md section 1). */
+/** Winners and places once the match is over (the rules page, "Places"). */
 export function decide({ seats, rounds, totals, shut, out, left }) {
   const stillIn = [];
   for (let s = 0; s < seats; s++) if (out[s] === null) stillIn.push(s);

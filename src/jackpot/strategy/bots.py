@@ -1,4 +1,4 @@
-"""The three bots of DESIGN.md section 2 (jackpot-fair/1).
+"""The three bots of jackpot-fair/1, as docs/fair-play.md ("Bot strengths") states them.
 
 A verifier replays every bot choice from the record, so each rule here is the
 specification word for word, tie-breaks included, and the best bot compares exact
