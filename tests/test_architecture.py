@@ -1,0 +1,317 @@
+"""The shape of the code, read from its imports with ``ast``: no circles, no private
+names taken from other modules, no imports hidden in functions of the web layer, and
+the web layer's direction (app -> features -> base -> core) kept.
+
+Nothing is imported or run: the source files are parsed, so a circle that Python
+would resolve at run time (or that a function-level import hides) still shows.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+ROOT = SRC / "jackpot"
+WEB = "jackpot.web"
+CORE = ("jackpot.engine", "jackpot.fair", "jackpot.strategy")
+#: The web layer's bottom: what every feature may use, and which uses no feature.
+BASE = "jackpot.web.base"
+#: The web layer's top: the only module that may import every feature.
+APP = "jackpot.web.app"
+MAX_WEB_LINES = 400
+
+
+@dataclass
+class Module:
+    name: str
+    path: Path
+    tree: ast.Module
+    is_package: bool
+    #: module imported -> names taken from it (empty for ``import x``), with lines.
+    imports: dict[str, list[tuple[str, int]]] = field(default_factory=lambda: defaultdict(list))
+    #: (line, text) of imports written inside a function or class.
+    nested: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of private names taken from another module.
+    private: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _module_name(path: Path) -> tuple[str, bool]:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        return ".".join(parts[:-1]), True
+    return ".".join(parts), False
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _load() -> dict[str, Module]:
+    modules = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        name, is_package = _module_name(path)
+        modules[name] = Module(name, path, ast.parse(path.read_text(), str(path)), is_package)
+    for mod in modules.values():
+        _read_imports(mod, modules)
+    return modules
+
+
+def _known(name: str, modules: dict[str, Module]) -> str | None:
+    """The project module ``name`` names (or the nearest package above it)."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _absolute(mod: Module, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = mod.name if mod.is_package else mod.name.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        package = package.rpartition(".")[0]
+    return f"{package}.{node.module}" if node.module else package
+
+
+def _read_imports(mod: Module, modules: dict[str, Module]) -> None:
+    aliases: dict[str, str] = {}  # local name -> project module it is bound to
+
+    def visit(node: ast.AST, nested: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = nested or isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+            )
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                take(child, inner)
+            visit(child, inner)
+
+    def take(node: ast.Import | ast.ImportFrom, nested: bool) -> None:
+        text = ast.unparse(node)
+        if nested:
+            mod.nested.append((node.lineno, text))
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = _known(alias.name, modules)
+                if target is not None:
+                    mod.imports[target].append(("", node.lineno))
+                    local = alias.asname or alias.name.partition(".")[0]
+                    aliases[local] = target if alias.asname else alias.name.partition(".")[0]
+            return
+        source = _absolute(mod, node)
+        for alias in node.names:
+            submodule = f"{source}.{alias.name}"
+            if submodule in modules:
+                mod.imports[submodule].append(("", node.lineno))
+                aliases[alias.asname or alias.name] = submodule
+                continue
+            target = _known(source, modules)
+            if target is None:
+                continue
+            mod.imports[target].append((alias.name, node.lineno))
+            if _is_private(alias.name) and target != mod.name:
+                mod.private.append((node.lineno, f"{alias.name} from {target}"))
+
+    visit(mod.tree, False)
+    for node in ast.walk(mod.tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and _is_private(node.attr)
+            and aliases[node.value.id] != mod.name
+        ):
+            mod.private.append((node.lineno, f"{node.value.id}.{node.attr}"))
+
+
+MODULES = _load()
+
+
+def _graph() -> dict[str, set[str]]:
+    return {m.name: {t for t in m.imports if t != m.name} for m in MODULES.values()}
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return found
+
+
+def _describe(circle: list[str]) -> str:
+    lines = [" <-> ".join(circle)]
+    for a in circle:
+        for b in circle:
+            if b in MODULES[a].imports and a != b:
+                names = sorted({n or "(module)" for n, _ in MODULES[a].imports[b]})
+                lines.append(f"    {a} -> {b}: {', '.join(names)}")
+    return "\n".join(lines)
+
+
+def _rel(mod: Module) -> str:
+    return str(mod.path.relative_to(SRC.parent))
+
+
+def test_the_reader_sees_the_whole_tree() -> None:
+    """A check that read nothing would pass: make sure the parser saw the code."""
+    assert {"jackpot.engine.match", "jackpot.fair.verify", "jackpot.cli.web"} <= set(MODULES)
+    assert sum(1 for m in MODULES if m.startswith(WEB + ".")) > 20
+    assert any(MODULES[m].imports for m in MODULES if m.startswith(WEB + "."))
+
+
+def test_no_import_circles() -> None:
+    circles = _circles(_graph())
+    assert not circles, "import circles in src/jackpot:\n" + "\n".join(map(_describe, circles))
+
+
+def test_no_private_names_from_other_modules() -> None:
+    found = [f"{_rel(m)}:{line}: {text}" for m in MODULES.values() for line, text in m.private]
+    assert not found, "private names taken from another module:\n" + "\n".join(found)
+
+
+def test_no_imports_inside_functions_of_the_web_layer() -> None:
+    found = [
+        f"{_rel(m)}:{line}: {text}"
+        for m in MODULES.values()
+        if m.name == WEB or m.name.startswith(WEB + ".")
+        for line, text in m.nested
+    ]
+    assert not found, "imports inside functions or classes in src/jackpot/web:\n" + "\n".join(
+        found
+    )
+
+
+def _web_place(name: str) -> str | None:
+    """Which part of the web layer a module is in: "app", "base", a feature
+    package's name, or None for one outside every part."""
+    if name == APP:
+        return "app"
+    rest = name[len(WEB) + 1 :].split(".")
+    if len(rest) >= 2 or MODULES[name].is_package:
+        return rest[0]
+    return None
+
+
+def test_every_web_module_has_its_place() -> None:
+    """app.py at the top; everything else in ``base`` or a feature package."""
+    loose = [
+        _rel(m)
+        for m in MODULES.values()
+        if m.name.startswith(WEB + ".") and _web_place(m.name) is None
+    ]
+    assert not loose, "modules of src/jackpot/web outside base/ and the features:\n" + "\n".join(
+        loose
+    )
+
+
+def test_imports_run_app_features_base_core() -> None:
+    wrong = []
+    for m in MODULES.values():
+        targets = [t for t in m.imports if t != m.name]
+        if m.name.startswith(CORE):
+            wrong += [f"{m.name} -> {t} (the core imports nothing above it)"
+                      for t in targets if not t.startswith(CORE)]
+        if not m.name.startswith(WEB + "."):
+            continue
+        place = _web_place(m.name)
+        for t in targets:
+            if not t.startswith(WEB + "."):
+                continue
+            there = _web_place(t)
+            if place == "base" and there != "base":
+                wrong.append(f"{m.name} -> {t} (base imports no feature)")
+            elif place != "app" and there == "app":
+                wrong.append(f"{m.name} -> {t} (only app.py is above the features)")
+    assert not wrong, "imports against the direction app -> features -> base -> core:\n" + (
+        "\n".join(wrong)
+    )
+
+
+def test_feature_packages_depend_one_way() -> None:
+    """Two features may not import each other, even through different modules."""
+    packages: dict[str, set[str]] = defaultdict(set)
+    for m in MODULES.values():
+        if not m.name.startswith(WEB + "."):
+            continue
+        here = _web_place(m.name)
+        for t in m.imports:
+            there = _web_place(t) if t.startswith(WEB + ".") else None
+            if here and there and here != there:
+                packages[here].add(there)
+    circles = _circles(packages)
+    assert not circles, "web packages that import each other: " + "; ".join(
+        " <-> ".join(c) for c in circles
+    )
+
+
+def test_web_modules_are_short_and_say_what_they_hold() -> None:
+    long, mute = [], []
+    for m in MODULES.values():
+        if not (m.name == WEB or m.name.startswith(WEB + ".")):
+            continue
+        lines = len(m.path.read_text().splitlines())
+        if lines > MAX_WEB_LINES:
+            long.append(f"{_rel(m)}: {lines} lines")
+        lines_of_doc = (ast.get_docstring(m.tree) or "").splitlines()
+        # One line that says it all (a sentence), then a blank line if more follows.
+        if not lines_of_doc or not lines_of_doc[0].endswith(".") or (
+            len(lines_of_doc) > 1 and lines_of_doc[1].strip()
+        ):
+            mute.append(_rel(m))
+    assert not long, f"web modules over {MAX_WEB_LINES} lines:\n" + "\n".join(long)
+    assert not mute, "web modules not opened by a one-line docstring:\n" + "\n".join(mute)
+
+
+REPO = SRC.parent
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+#: Where a path in the documents may be written from.
+PATH_ROOTS = (REPO, SRC, ROOT, ROOT / "web")
+
+
+def test_documents_name_only_files_of_this_repository() -> None:
+    """Every ``path/file.ext`` a document shows in backticks exists here, and nothing
+    refers to the shared design file, which is not in this repository."""
+    outside = "DESIGN" + ".md"
+    missing, foreign = [], []
+    for doc in DOCS:
+        text = doc.read_text()
+        for path in re.findall(r"`([\w./-]+/[\w.-]+\.(?:py|js|md|mjs|html|ini))`", text):
+            if not any((root / path).exists() for root in PATH_ROOTS):
+                missing.append(f"{doc.relative_to(REPO)}: {path}")
+    for path in [*DOCS, *REPO.glob("src/jackpot/**/*.*"), *REPO.glob("tests/**/*.py")]:
+        if path.suffix in {".py", ".js", ".md", ".html"} and outside in path.read_text():
+            foreign.append(str(path.relative_to(REPO)))
+    assert not missing, "documents name files that are not here:\n" + "\n".join(missing)
+    assert not foreign, f"files that refer to {outside}:\n" + "\n".join(foreign)
