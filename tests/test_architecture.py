@@ -18,6 +18,8 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 ROOT = SRC / "jackpot"
 WEB = "jackpot.web"
 CORE = ("jackpot.engine", "jackpot.fair", "jackpot.strategy")
+#: Below the web layer too: the catalogs and formats, which the core does not import.
+I18N = "jackpot.i18n"
 #: The web layer's bottom: what every feature may use, and which uses no feature.
 BASE = "jackpot.web.base"
 #: The web layer's top: the only module that may import every feature.
@@ -243,6 +245,9 @@ def test_imports_run_app_features_base_core() -> None:
         if m.name.startswith(CORE):
             wrong += [f"{m.name} -> {t} (the core imports nothing above it)"
                       for t in targets if not t.startswith(CORE)]
+        if m.name.startswith(I18N):
+            wrong += [f"{m.name} -> {t} (the catalogs stand below the web layer)"
+                      for t in targets if not t.startswith((I18N, *CORE))]
         if not m.name.startswith(WEB + "."):
             continue
         place = _web_place(m.name)
