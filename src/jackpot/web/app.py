@@ -18,11 +18,11 @@ from fastapi.staticfiles import StaticFiles
 from jackpot.engine import Variant
 from jackpot.strategy.solver import optimal_table
 from jackpot.web.accounts import api as accounts_api
+from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
 from jackpot.web.base.bus_redis import make_bus
 from jackpot.web.base.db import Database
 from jackpot.web.base.language import Language
-from jackpot.web.base.language import router as language_router
 from jackpot.web.base.middleware import BodyLimit, SecurityHeaders
 from jackpot.web.base.responses import handle_errors
 from jackpot.web.base.settings import Settings, load_settings
@@ -49,7 +49,7 @@ ROUTERS = (
     accounts_pages.router,
     notify_routes.router,
     rematch.router,
-    language_router,
+    accounts_language.router,
 )
 
 

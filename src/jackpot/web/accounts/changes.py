@@ -63,3 +63,15 @@ async def set_leaderboard(conn: AsyncConnection, user_id: int, on: bool) -> None
     """Appear on the leaderboard (and open the profile to everybody), or not."""
     await conn.execute(update(t.users).where(t.users.c.id == user_id).values(leaderboard=on))
     await set_listed(conn, user_id, on)
+
+
+async def set_locale(conn: AsyncConnection, user_id: int, locale: str) -> None:
+    """The language of the account's pages after it logs in, and of its mails."""
+    await conn.execute(update(t.users).where(t.users.c.id == user_id).values(locale=locale))
+
+
+async def read_locale(conn: AsyncConnection, user_id: int) -> str | None:
+    locale = (
+        await conn.execute(select(t.users.c.locale).where(t.users.c.id == user_id))
+    ).scalar_one_or_none()
+    return str(locale) if locale else None

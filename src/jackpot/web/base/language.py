@@ -1,27 +1,23 @@
-"""Which language a request is answered in, and the switcher that changes it.
+"""Which language a request is answered in, and the switcher's cookie.
 
-An explicit choice (the switcher's cookie) wins, then the browser's Accept-Language,
-then English. The choice is set once per request, before any route runs, so every
-page, error message and form error below translates without being handed a request.
+The switcher's cookie wins, else the browser's Accept-Language, else English; it is
+set once per request, before any route runs, so every page, error message and form
+error below translates without being handed a request.
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi import Response
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jackpot.i18n import DEFAULT, negotiate, pick
 from jackpot.i18n.catalogs import set_locale
-from jackpot.web.base.forms import read_form, safe_next, see_other
-from jackpot.web.base.http import settings_of
+from jackpot.web.base.settings import Settings
 
 LANG_COOKIE = "lang"
 LANG_COOKIE_DAYS = 365
-
-router = APIRouter(include_in_schema=False)
 
 
 def choose(cookie_header: str | None, accept_language: str | None) -> str:
@@ -46,9 +42,8 @@ class Language:
 
         async def send_varying(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
                 message["headers"] = [
-                    *message["headers"],
+                    *message.get("headers", []),
                     (b"vary", b"Accept-Language, Cookie"),
                     (b"content-language", locale.encode()),
                 ]
@@ -57,23 +52,13 @@ class Language:
         await self.app(scope, receive, send_varying)
 
 
-def set_language_cookie(response: Response, request: Request, locale: str) -> None:
+def set_language_cookie(response: Response, settings: Settings, locale: str) -> None:
     response.set_cookie(
         LANG_COOKIE,
         locale,
         max_age=LANG_COOKIE_DAYS * 86400,
         httponly=True,
         samesite="lax",
-        secure=settings_of(request).secure_cookies,
+        secure=settings.secure_cookies,
         path="/",
     )
-
-
-@router.post("/language")
-async def switch_language(request: Request) -> Response:
-    """The switcher on every page: remember the choice and go back to the same page."""
-    form = await read_form(request)
-    locale = pick(str(form.get("lang") or "")) or DEFAULT
-    response = see_other(safe_next(form.get("next")))
-    set_language_cookie(response, request, locale)
-    return response

@@ -71,6 +71,9 @@ users = Table(
     Column("password_hash", String(200), nullable=True),
     Column("is_guest", Boolean, nullable=False, default=False),
     Column("leaderboard", Boolean, nullable=False, default=False),
+    #: The language the account chose ("pt"), for its pages after logging in and its
+    #: mails; NULL until it chooses, when the browser's language decides.
+    Column("locale", String(8), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("last_seen", UTCDateTime(), nullable=False),
 )
