@@ -28,6 +28,8 @@ LANGS := pt ms et sk
 LOCALE := src/jackpot/locale
 PO := $(foreach l,$(LANGS),$(LOCALE)/$(l)/LC_MESSAGES/messages.po $(LOCALE)/$(l)/LC_MESSAGES/js.po)
 MO := $(PO:.po=.mo)
+# The API's error helpers take a catalog message too (web/base/errors.py).
+ERROR_KEYWORDS := -k bad_request -k unauthorized -k forbidden -k not_found -k conflict -k invalid -k ApiError:3
 EXTRACT := $(BIN)/pybabel extract --no-location --sort-output --no-wrap --omit-header
 
 $(LOCALE)/%.mo: $(LOCALE)/%.po $(STAMP)
@@ -38,7 +40,7 @@ catalogs: $(MO)
 # After adding or changing text: refresh the templates and every language's .po, then
 # translate the new entries (tests/i18n fails while one is missing) and compile.
 messages: $(STAMP)
-	$(EXTRACT) -F babel.cfg -k N_ -k pgettext:1c,2 -o $(LOCALE)/messages.pot .
+	$(EXTRACT) -F babel.cfg $(ERROR_KEYWORDS) -o $(LOCALE)/messages.pot .
 	$(EXTRACT) -F js.cfg --no-default-keywords -k t -k tn:1,2 -o $(LOCALE)/js.pot .
 	set -e; for d in messages js; do for l in $(LANGS); do \
 	  f=$(LOCALE)/$$l/LC_MESSAGES/$$d.po; \

@@ -21,6 +21,11 @@ PY_FORMAT = re.compile(r"%(?:\((\w+)\))?[#0 +\-]*\d*(?:\.\d+)?([a-zA-Z%])")
 JS_FORMAT = re.compile(r"\{(\w+)\}")
 TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
+#: The API's error helpers take a catalog message too (web/base/errors.py).
+ERROR_KEYWORDS = {
+    name: None
+    for name in ("bad_request", "unauthorized", "forbidden", "not_found", "conflict", "invalid")
+} | {"ApiError": (3,)}
 
 
 def source_messages(domain: str) -> dict[str, str | None]:
@@ -28,7 +33,7 @@ def source_messages(domain: str) -> dict[str, str | None]:
     cfg = "babel.cfg" if domain == "messages" else "js.cfg"
     with (ROOT / cfg).open() as fp:
         method_map, options_map = parse_mapping_cfg(fp)
-    keywords = DEFAULT_KEYWORDS if domain == "messages" else JS_KEYWORDS
+    keywords = {**DEFAULT_KEYWORDS, **ERROR_KEYWORDS} if domain == "messages" else JS_KEYWORDS
     found: dict[str, str | None] = {}
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=keywords

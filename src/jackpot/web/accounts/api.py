@@ -7,8 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from jackpot.i18n import LANGUAGES, gettext, pick
 from jackpot.web.accounts import changes, credentials
+from jackpot.web.accounts.language import restore_language
 from jackpot.web.accounts.resets import confirm_reset, request_reset
+from jackpot.web.base.errors import invalid
 from jackpot.web.base.http import (
     check_same_site,
     clear_session_cookie,
@@ -45,6 +48,8 @@ class AccountChange(BaseModel):
     password: str | None = None
     current_password: str | None = None
     leaderboard: bool | None = None
+    #: The account's language for its pages and mails: "en", "pt", "ms", "et" or "sk".
+    locale: str | None = None
 
 
 class ResetRequest(BaseModel):
@@ -75,7 +80,8 @@ async def get_account(request: Request) -> dict[str, Any]:
     actor = await require_actor(request, same_site=False)
     async with db_of(request).read() as conn:
         row = await changes.read_account(conn, actor.user_id)
-    return _me(actor, {"email": row.email, "leaderboard": bool(row.leaderboard)})
+    extra = {"email": row.email, "leaderboard": bool(row.leaderboard), "locale": row.locale}
+    return _me(actor, extra)
 
 
 @router.patch("/account")
@@ -91,6 +97,10 @@ async def change_account(body: AccountChange, request: Request) -> dict[str, Any
             await changes.rename(conn, actor.user_id, body.name)
         if body.leaderboard is not None:
             await changes.set_leaderboard(conn, actor.user_id, body.leaderboard)
+        if body.locale is not None:
+            if pick(body.locale) != body.locale:
+                raise invalid("locale must be one of %(choices)s", choices=", ".join(LANGUAGES))
+            await changes.set_locale(conn, actor.user_id, body.locale)
     forget_actor(request)
     return await get_account(request)
 
@@ -102,6 +112,7 @@ async def log_in(body: LogIn, request: Request, response: Response) -> dict[str,
         db_of(request), body.email, body.password, client_address(request)
     )
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
+    await restore_language(request, response, actor.user_id)
     return _me(actor)
 
 
@@ -131,7 +142,7 @@ async def new_token(request: Request, body: NewToken | None = None) -> dict[str,
 async def password_reset(body: ResetRequest, request: Request) -> dict[str, Any]:
     check_same_site(request)
     await request_reset(request, body.email)
-    return {"sent": "if an account has that address, a link is on its way"}
+    return {"sent": gettext("if an account has that address, a link is on its way")}
 
 
 @router.post("/password-reset/confirm")

@@ -25,7 +25,9 @@ async def read_account(conn: AsyncConnection, user_id: int) -> Any:
     """The account's email and leaderboard choice (a row with those two fields)."""
     return (
         await conn.execute(
-            select(t.users.c.email, t.users.c.leaderboard).where(t.users.c.id == user_id)
+            select(t.users.c.email, t.users.c.leaderboard, t.users.c.locale).where(
+                t.users.c.id == user_id
+            )
         )
     ).one()
 

@@ -18,6 +18,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot.i18n import current_locale
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
@@ -126,6 +127,8 @@ async def sign_up(
         "name_key": name.lower(),
         "password_hash": hash_password(password),
         "is_guest": False,
+        # The language the account was made in: its mails' until it chooses another.
+        "locale": current_locale(),
         "last_seen": now,
     }
     if guest is not None and guest.is_guest:

@@ -11,7 +11,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from jackpot.i18n import gettext
 from jackpot.web.accounts import changes, credentials
+from jackpot.web.accounts.language import restore_language
 from jackpot.web.accounts.resets import confirm_reset, request_reset
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
@@ -82,7 +84,7 @@ async def login(request: Request) -> Response:
     nxt = safe_next(form_text(form, "next"))
     email, password = form_text(form, "email"), form_text(form, "password")
     try:
-        _actor, token = await credentials.log_in(
+        actor, token = await credentials.log_in(
             db_of(request), email, password, client_address(request)
         )
     except ApiError as exc:
@@ -94,6 +96,7 @@ async def login(request: Request) -> Response:
         )
     response = see_other(nxt)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
+    await restore_language(request, response, actor.user_id)
     return response
 
 
@@ -129,16 +132,20 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
     async with db_of(request).write() as conn:
         if what == "name":
             name = await changes.rename(conn, actor.user_id, form_text(form, "name"))
-            return "Your name is now " + name + "."
+            return gettext("Your name is now %(name)s.", name=name)
         if what == "password":
             await changes.change_password(
                 conn, actor.user_id, form_text(form, "current"), form_text(form, "password")
             )
-            return "Your password is changed."
+            return gettext("Your password is changed.")
         if what == "leaderboard":
             on = form_text(form, "leaderboard") == "on"
             await changes.set_leaderboard(conn, actor.user_id, on)
-            return "You " + ("appear" if on else "do not appear") + " on the leaderboard."
+            return (
+                gettext("You appear on the leaderboard.")
+                if on
+                else gettext("You do not appear on the leaderboard.")
+            )
     return ""
 
 

@@ -12,6 +12,7 @@ from datetime import timedelta
 from fastapi import Request
 from sqlalchemy import delete, insert, select, update
 
+from jackpot.i18n import current_locale, gettext, use_locale
 from jackpot.web.accounts.credentials import (
     SESSION_DAYS,
     check_password_strength,
@@ -34,7 +35,7 @@ async def request_reset(request: Request, email: str) -> None:
     async with db_of(request).write() as conn:
         user = (
             await conn.execute(
-                select(t.users.c.id, t.users.c.name).where(
+                select(t.users.c.id, t.users.c.name, t.users.c.locale).where(
                     t.users.c.email == email, t.users.c.is_guest.is_(False)
                 )
             )
@@ -51,13 +52,20 @@ async def request_reset(request: Request, email: str) -> None:
         )
     settings = settings_of(request)
     base = settings.base_url or str(request.base_url).rstrip("/")
-    body = (
-        f"Hello {user.name},\n\n"
-        "Somebody (we hope you) asked to reset the password of your Jackpot account.\n"
-        f"Choose a new one here within the hour:\n\n{base}/reset/{token}\n\n"
-        "If it was not you, ignore this mail: your password stays as it is.\n"
-    )
-    await send_mail(settings, email, "Reset your Jackpot password", body)
+    with use_locale(user.locale or current_locale()):
+        body = "\n\n".join(
+            [
+                gettext("Hello %(name)s,", name=user.name),
+                gettext(
+                    "Somebody (we hope you) asked to reset the password of your Jackpot "
+                    "account. Choose a new one here within the hour:"
+                ),
+                f"{base}/reset/{token}",
+                gettext("If it was not you, ignore this mail: your password stays as it is."),
+            ]
+        )
+        subject = gettext("Reset your Jackpot password")
+    await send_mail(settings, email, subject, body + "\n")
 
 
 async def confirm_reset(request: Request, token: str, password: str) -> tuple[Actor, str]:

@@ -2,38 +2,62 @@
 
 Actions raise :class:`ApiError`; the app turns it (and every framework error) into
 that JSON, or into an error page for a browser, so no input ever produces a 500.
+The message is a catalog entry with named placeholders: ``code`` stays a stable
+English identifier, ``message`` is said in the request's language when it is read.
 """
 
 from __future__ import annotations
 
+from jackpot.engine.errors import IllegalMove
+from jackpot.i18n import gettext
+from jackpot.i18n.engine_errors import explain
+
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str, **params: object) -> None:
+        super().__init__(message % params if params else message)
         self.status = status
         self.code = code
-        self.message = message
+        self.template = message
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        """The message in the current language (the request's, or a mail's)."""
+        return gettext(self.template, **self.params)
 
 
-def bad_request(message: str, code: str = "bad_request") -> ApiError:
-    return ApiError(400, code, message)
+def bad_request(message: str, code: str = "bad_request", **params: object) -> ApiError:
+    return ApiError(400, code, message, **params)
 
 
 def unauthorized(message: str = "sign in first") -> ApiError:
     return ApiError(401, "unauthorized", message)
 
 
-def forbidden(message: str, code: str = "forbidden") -> ApiError:
-    return ApiError(403, code, message)
+def forbidden(message: str, code: str = "forbidden", **params: object) -> ApiError:
+    return ApiError(403, code, message, **params)
 
 
-def not_found(message: str = "no such thing here") -> ApiError:
-    return ApiError(404, "not_found", message)
+def not_found(message: str = "no such thing here", **params: object) -> ApiError:
+    return ApiError(404, "not_found", message, **params)
 
 
-def conflict(message: str, code: str = "conflict") -> ApiError:
-    return ApiError(409, code, message)
+def conflict(message: str, code: str = "conflict", **params: object) -> ApiError:
+    return ApiError(409, code, message, **params)
 
 
-def invalid(message: str, code: str = "invalid") -> ApiError:
-    return ApiError(422, code, message)
+def invalid(message: str, code: str = "invalid", **params: object) -> ApiError:
+    return ApiError(422, code, message, **params)
+
+
+class Refusal(ApiError):
+    """The engine's refusal of a move, said in the reader's language from its data."""
+
+    def __init__(self, status: int, code: str, refusal: IllegalMove) -> None:
+        super().__init__(status, code, str(refusal))
+        self.refusal = refusal
+
+    @property
+    def message(self) -> str:
+        return explain(self.refusal)

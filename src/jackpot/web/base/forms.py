@@ -27,7 +27,7 @@ def form_int(form: FormData, key: str, default: int) -> int:
     try:
         return int(form_text(form, key, str(default)))
     except ValueError:
-        raise invalid(f"{key} must be a whole number") from None
+        raise invalid("%(field)s must be a whole number", field=key) from None
 
 
 def safe_next(value: Any, default: str = "/") -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from jackpot.i18n import gettext
+
 #: Largest request body accepted; the biggest legitimate one is a short form.
 MAX_BODY = 64 * 1024
 
@@ -91,8 +93,6 @@ class SecurityHeaders:
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    resp = JSONResponse(
-        {"error": {"code": "too_large", "message": f"the request body is over {MAX_BODY} bytes"}},
-        status_code=413,
-    )
+    message = gettext("the request body is over %(most)s bytes", most=MAX_BODY)
+    resp = JSONResponse({"error": {"code": "too_large", "message": message}}, status_code=413)
     await resp(scope, receive, send)

@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from jackpot.i18n import N_, gettext
 from jackpot.web.base.errors import ApiError
 
 log = logging.getLogger("jackpot.web")
@@ -26,6 +27,34 @@ STATUS_CODES = {
     413: "too_large",
     422: "invalid",
     429: "too_many_requests",
+}
+
+
+#: What the framework's own refusals say (a wrong address, a wrong method).
+HTTP_MESSAGES = {
+    404: N_("there is nothing at this address"),
+    405: N_("this address does not take that method"),
+}
+
+#: The framework's commonest complaints about a field, in our words (others keep the
+#: framework's English wording after the field's name).
+VALIDATION_PROBLEMS = {
+    "missing": N_("is required"),
+    "int_parsing": N_("must be a whole number"),
+    "int_type": N_("must be a whole number"),
+    "bool_parsing": N_("must be true or false"),
+    "bool_type": N_("must be true or false"),
+    "string_type": N_("must be text"),
+    "list_type": N_("must be a list"),
+    "string_too_long": N_("is too long"),
+    "string_too_short": N_("is too short"),
+    "greater_than_equal": N_("is too small"),
+    "less_than_equal": N_("is too large"),
+    "literal_error": N_("is not one of the allowed values"),
+    "enum": N_("is not one of the allowed values"),
+    "extra_forbidden": N_("is not a field this request takes"),
+    "model_attributes_type": N_("must be an object"),
+    "dict_type": N_("must be an object"),
 }
 
 
@@ -50,14 +79,16 @@ def validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
     errors = exc.errors()
     for err in errors:
         if err.get("type") == "json_invalid":
-            return 400, "bad_json", "the body is not valid JSON"
+            return 400, "bad_json", gettext("the body is not valid JSON")
     if errors:
         err = errors[0]
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
         if err.get("type") == "missing" and where == "body":
-            return 422, "invalid", "a JSON body is required"
-        return 422, "invalid", f"{where}: {err.get('msg', 'is not valid')}"
-    return 422, "invalid", "the request is not valid"
+            return 422, "invalid", gettext("a JSON body is required")
+        problem = VALIDATION_PROBLEMS.get(str(err.get("type")))
+        text = gettext(problem) if problem else str(err.get("msg", gettext("is not valid")))
+        return 422, "invalid", f"{where}: {text}"
+    return 422, "invalid", gettext("the request is not valid")
 
 
 def handle_errors(app: FastAPI) -> None:
@@ -76,12 +107,11 @@ def handle_errors(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         status = exc.status_code
-        message = exc.detail if isinstance(exc.detail, str) else "request refused"
-        if status == 404:
-            message = "there is nothing at this address"
+        message = gettext(HTTP_MESSAGES.get(status, N_("request refused")))
         return error_response(request, status, STATUS_CODES.get(status, "error"), message)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return error_response(request, 500, "internal", "something went wrong on our side")
+        message = gettext("something went wrong on our side")
+        return error_response(request, 500, "internal", message)

@@ -86,7 +86,7 @@ async def match_seats(
     """One match's seats; 404 for a match that does not exist (every match has seats)."""
     seats = (await seats_of(conn, [match_id], viewer_id))[match_id]
     if not seats:
-        raise not_found(f"there is no match {match_id}")
+        raise not_found("there is no match %(match)s", match=match_id)
     return seats
 
 

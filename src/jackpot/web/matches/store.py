@@ -29,7 +29,7 @@ def check_match_id(match_id: str) -> None:
     """An id no match can have is answered without asking the database (PostgreSQL
     would refuse a NUL byte with an error, not with an empty result)."""
     if not (len(match_id) <= MATCH_ID_MAX and match_id.isascii() and match_id.isprintable()):
-        raise not_found(f"there is no match {match_id!r}")
+        raise not_found("there is no match %(match)s", match=repr(match_id))
 
 
 async def match_row(conn: AsyncConnection, match_id: str, lock: bool = False) -> Any:
@@ -46,7 +46,7 @@ async def match_row(conn: AsyncConnection, match_id: str, lock: bool = False) ->
     query = _MATCH_LOCKED if lock else _MATCH
     row = (await conn.execute(query, {"match_id": match_id})).mappings().first()
     if row is None:
-        raise not_found(f"there is no match {match_id}")
+        raise not_found("there is no match %(match)s", match=match_id)
     return row
 
 

@@ -8,8 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from jackpot.i18n import N_, ngettext
+from jackpot.i18n import gettext as _
+from jackpot.i18n.formats import moment, variant_name
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.prefs import unsubscribe_token
+
+#: The name a free seat goes by among a match's opponents (said in the mail's language).
+FREE_SEAT = N_("a free seat")
 
 
 @dataclass
@@ -27,22 +33,24 @@ class Item:
 
 
 def human_left(delta: timedelta) -> str:
-    """'3 hours 5 minutes', 'less than a minute': a deadline a person can read."""
+    """'3 hours 5 minutes', 'less than a minute': a deadline a person can read, in the
+    current language."""
     secs = int(delta.total_seconds())
     if secs < 60:
-        return "less than a minute"
+        return _("less than a minute")
     days, rest = divmod(secs, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
-    parts = []
-    for n, word in ((days, "day"), (hours, "hour"), (minutes, "minute")):
-        if n:
-            parts.append(f"{n} {word}{'' if n == 1 else 's'}")
-    return " ".join(parts[:2])
+    parts = [
+        ngettext("%(num)d day", "%(num)d days", days) if days else "",
+        ngettext("%(num)d hour", "%(num)d hours", hours) if hours else "",
+        ngettext("%(num)d minute", "%(num)d minutes", minutes) if minutes else "",
+    ]
+    return " ".join([p for p in parts if p][:2])
 
 
 def _when(at: datetime) -> str:
-    return at.strftime("%a %d %b %Y, %H:%M UTC")
+    return moment(at) + " UTC"
 
 
 def compose(
@@ -55,51 +63,102 @@ def compose(
     turns = [i for i in items if i.kind == "turn"]
 
     def against(i: Item) -> str:
-        return " and ".join(i.opponents) or "your opponents"
+        names = [_(n) if n == FREE_SEAT else n for n in i.opponents]
+        if not names:
+            return _("your opponents")
+        if len(names) == 1:
+            return names[0]
+        return _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
 
     if len(items) == 1:
         i = items[0]
-        variant = i.variant.capitalize()
+        variant = variant_name(i.variant)
         if reminders:
-            left = human_left(i.due_at - now) if i.due_at else "little time"
-            subject = f"Reminder: {left} left for your throw against {against(i)}"
+            left = human_left(i.due_at - now) if i.due_at else _("little time")
+            subject = _(
+                "Reminder: %(left)s left for your throw against %(who)s", left=left, who=against(i)
+            )
         elif i.kind == "rematch":
-            subject = f"{i.by} offers you a rematch of your {variant} match"
-        else:
-            subject = f"Your throw in {variant} against {against(i)}"
-    elif reminders:
-        subject = f"Time is running out in {len(reminders)} of your matches"
-        if len(reminders) == 1:
-            subject = f"Time is running out for a throw; {len(items)} matches wait for you"
-    elif len(turns) == len(items):
-        subject = f"Your throw in {len(turns)} matches"
-    else:
-        subject = f"{len(items)} matches wait for you"
-    lines = [f"Hello {name},", ""]
-    for i in sorted(items, key=lambda i: (i.kind != "reminder", i.due_at or now)):
-        variant = i.variant.capitalize()
-        if i.kind == "reminder":
-            lines.append(f"Your throw in {variant} against {against(i)} is still waiting.")
-        elif i.kind == "rematch":
-            lines.append(
-                f"{i.by} offers a rematch of your {variant} match against {against(i)}: "
-                "the same seats, variant and deadline, with new dice. It starts when "
-                "everyone has accepted; accept or decline on the match's page."
+            subject = _(
+                "%(name)s offers you a rematch of your %(variant)s match",
+                name=i.by,
+                variant=variant,
             )
         else:
-            lines.append(f"It is your throw in {variant} against {against(i)}.")
-        if i.due_at is not None:
+            subject = _(
+                "Your throw in %(variant)s against %(who)s", variant=variant, who=against(i)
+            )
+    elif reminders:
+        subject = ngettext(
+            "Time is running out in %(num)d of your matches",
+            "Time is running out in %(num)d of your matches",
+            len(reminders),
+        )
+        if len(reminders) == 1:
+            subject = ngettext(
+                "Time is running out for a throw; %(num)d match waits for you",
+                "Time is running out for a throw; %(num)d matches wait for you",
+                len(items),
+            )
+    elif len(turns) == len(items):
+        subject = ngettext(
+            "Your throw in %(num)d match", "Your throw in %(num)d matches", len(turns)
+        )
+    else:
+        subject = ngettext(
+            "%(num)d match waits for you", "%(num)d matches wait for you", len(items)
+        )
+    lines = [_("Hello %(name)s,", name=name), ""]
+    for i in sorted(items, key=lambda i: (i.kind != "reminder", i.due_at or now)):
+        variant = variant_name(i.variant)
+        if i.kind == "reminder":
             lines.append(
-                f"  Deadline: {_when(i.due_at)} (in {human_left(i.due_at - now)})."
-                + (" Miss it and you are out of the match." if i.kind == "reminder" else "")
+                _(
+                    "Your throw in %(variant)s against %(who)s is still waiting.",
+                    variant=variant,
+                    who=against(i),
+                )
+            )
+        elif i.kind == "rematch":
+            lines.append(
+                _(
+                    "%(name)s offers a rematch of your %(variant)s match against %(who)s: "
+                    "the same seats, variant and deadline, with new dice. It starts when "
+                    "everyone has accepted; accept or decline on the match's page.",
+                    name=i.by,
+                    variant=variant,
+                    who=against(i),
+                )
+            )
+        else:
+            lines.append(
+                _(
+                    "It is your throw in %(variant)s against %(who)s.",
+                    variant=variant,
+                    who=against(i),
+                )
+            )
+        if i.due_at is not None:
+            when, left = _when(i.due_at), human_left(i.due_at - now)
+            lines.append(
+                "  "
+                + (
+                    _(
+                        "Deadline: %(when)s (in %(left)s). Miss it and you are out of the match.",
+                        when=when,
+                        left=left,
+                    )
+                    if i.kind == "reminder"
+                    else _("Deadline: %(when)s (in %(left)s).", when=when, left=left)
+                )
             )
         lines.append(f"  {base}/matches/{i.match_id}")
         lines.append("")
     lines += [
         "-- ",
-        "You get this mail because you play on peer2peergames' Jackpot.",
-        f"Choose which mails you get: {base}/account",
-        f"Stop these mails (no login needed): {unsub}",
+        _("You get this mail because you play on peer2peergames' Jackpot."),
+        _("Choose which mails you get: %(url)s", url=f"{base}/account"),
+        _("Stop these mails (no login needed): %(url)s", url=unsub),
     ]
     headers = {
         "List-Unsubscribe": f"<{unsub}>",

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base.models_notify import mail_prefs, notices, rematch_offers
-from jackpot.web.notify.compose import Item
+from jackpot.web.notify.compose import FREE_SEAT, Item
 from jackpot.web.notify.notices import GRACE
 
 #: At most one mail with turn news per player per hour.
@@ -29,7 +29,7 @@ DEFAULT_MIN_DEADLINE = 3600
 class Mailbox:
     """One player's pending notices and what they refer to, read in one transaction."""
 
-    #: email, name, is_guest, turn_mail, last_digest_at (None: no such player).
+    #: email, name, locale, is_guest, turn_mail, last_digest_at (None: no such player).
     user: Any
     due: Sequence[Any]
     matches: dict[str, Any]
@@ -55,6 +55,7 @@ async def read_mailbox(conn: AsyncConnection, user_id: int, now: datetime) -> Ma
             select(
                 t.users.c.email,
                 t.users.c.name,
+                t.users.c.locale,
                 t.users.c.is_guest,
                 mail_prefs.c.turn_mail,
                 mail_prefs.c.last_digest_at,
@@ -116,7 +117,7 @@ async def read_mailbox(conn: AsyncConnection, user_id: int, now: datetime) -> Ma
             )
         )
     ).all():
-        names.setdefault(s.match_id, []).append((s.seat, s.name or "a free seat"))
+        names.setdefault(s.match_id, []).append((s.seat, s.name or FREE_SEAT))
     return Mailbox(user, due, matches, offers, names)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot.i18n import use_locale
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.mail import send_mail
@@ -169,7 +170,8 @@ async def _send(
     user = box.user
     assert user is not None and user.email
     items = list(plan.items.values())
-    subject, body, headers = compose(settings, user.name, user_id, items, now)
+    with use_locale(user.locale):
+        subject, body, headers = compose(settings, user.name, user_id, items, now)
     ids = [i for item in items for i in item.notice_ids]
     try:
         await send_mail(settings, user.email, subject, body, headers=headers)

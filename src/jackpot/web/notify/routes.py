@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
+from jackpot.i18n import N_, gettext
 from jackpot.web.base import models as t
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.forms import form_text, read_form, see_other
@@ -53,7 +54,7 @@ async def _who(request: Request, token: str) -> tuple[int, str] | None:
     return user_id, str(row.email)
 
 
-_BAD_LINK = (
+_BAD_LINK = N_(
     "This unsubscribe link is not valid. Copy the whole link from the mail, or log in "
     "and change the setting on your account page."
 )
@@ -63,7 +64,7 @@ _BAD_LINK = (
 async def unsubscribe_form(token: str, request: Request) -> Response:
     who = await _who(request, token)
     if who is None:
-        return await _page(request, {"error": _BAD_LINK}, status=400)
+        return await _page(request, {"error": gettext(_BAD_LINK)}, status=400)
     async with db_of(request).read() as conn:
         pref = await get_pref(conn, who[0])
     return await _page(request, {"token": token, "email": who[1], "pref": pref})
@@ -73,7 +74,7 @@ async def unsubscribe_form(token: str, request: Request) -> Response:
 async def unsubscribe(token: str, request: Request) -> Response:
     who = await _who(request, token)
     if who is None:
-        return await _page(request, {"error": _BAD_LINK}, status=400)
+        return await _page(request, {"error": gettext(_BAD_LINK)}, status=400)
     async with db_of(request).write() as conn:
         await set_pref(conn, who[0], "off")
     return await _page(request, {"done": True, "email": who[1]})
@@ -90,7 +91,7 @@ async def get_mail_setting(request: Request) -> dict[str, Any]:
 async def put_mail_setting(body: MailSetting, request: Request) -> dict[str, Any]:
     actor = await require_actor(request, account=True)
     if body.turn_mail not in CHOICES:
-        raise invalid(f"turn_mail must be one of {', '.join(CHOICES)}")
+        raise invalid("turn_mail must be one of %(choices)s", choices=", ".join(CHOICES))
     async with db_of(request).write() as conn:
         await set_pref(conn, actor.user_id, body.turn_mail)
     return {"turn_mail": body.turn_mail}

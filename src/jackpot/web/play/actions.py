@@ -43,7 +43,7 @@ async def throw(
     def step(tx: MoveTx) -> None:
         seat = tx.seat_of(actor)
         if count not in (1, 2):
-            raise invalid(f"dice must be 1 or 2, not {count}")
+            raise invalid("dice must be 1 or 2, not %(count)s", count=count)
         row = tx.row
         dice = fair.throw_dice(row["server_seed"], row["client_seed"], tx.match.throws, count)
         tx.apply(lambda mm: mm.throw(seat, dice))

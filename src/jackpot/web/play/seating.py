@@ -36,8 +36,10 @@ def check_client_seed(seed: str | None) -> str:
         return secrets.token_hex(8)
     try:
         return fair.check_client_seed(seed)
-    except ValueError as exc:
-        raise invalid(str(exc), "bad_client_seed") from None
+    except ValueError:
+        raise invalid(
+            "the client seed must be 1 to 64 letters, digits, _ or -", "bad_client_seed"
+        ) from None
 
 
 async def create_match(
@@ -57,15 +59,26 @@ async def create_match(
     try:
         var = Variant(variant)
     except ValueError:
-        raise invalid(f"variant must be 'jackpot' or 'classic', not {variant!r}") from None
+        raise invalid(
+            "variant must be 'jackpot' or 'classic', not %(given)s", given=repr(variant)
+        ) from None
     if not 1 <= seats <= MAX_SEATS:
-        raise invalid(f"a match has 1 to {MAX_SEATS} seats, not {seats}")
+        raise invalid(
+            "a match has 1 to %(most)s seats, not %(seats)s", most=MAX_SEATS, seats=seats
+        )
     if not 0 <= bots_count <= seats - 1:
-        raise invalid(f"bots must be from 0 to {seats - 1} for {seats} seats, not {bots_count}")
+        raise invalid(
+            "bots must be from 0 to %(most)s for %(seats)s seats, not %(bots)s",
+            most=seats - 1,
+            seats=seats,
+            bots=bots_count,
+        )
     if not min_deadline <= deadline_seconds <= MAX_DEADLINE_SECONDS:
         raise invalid(
-            f"deadline_seconds must be from {min_deadline} to {MAX_DEADLINE_SECONDS} "
-            f"(one week), not {deadline_seconds}"
+            "deadline_seconds must be from %(least)s to %(most)s (one week), not %(given)s",
+            least=min_deadline,
+            most=MAX_DEADLINE_SECONDS,
+            given=deadline_seconds,
         )
     if actor.is_guest and seats - bots_count != 1:
         raise forbidden(

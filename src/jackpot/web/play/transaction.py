@@ -37,7 +37,7 @@ from jackpot.engine import (
 from jackpot.strategy import bots
 from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
-from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid, not_found
+from jackpot.web.base.errors import ApiError, Refusal, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.notify.notices import due_notices
 from jackpot.web.play.match_sql import Driver, Row
@@ -60,23 +60,23 @@ def illegal_to_api(exc: IllegalMove) -> ApiError:
     """Out of turn, wrong phase and match over are conflicts with the match's state;
     a tile not on offer or bad dice is bad input (422)."""
     if isinstance(exc, NotOnOffer | BadDice | UnknownSeat):
-        return invalid(str(exc), "not_on_offer" if isinstance(exc, NotOnOffer) else "invalid")
+        return Refusal(422, "not_on_offer" if isinstance(exc, NotOnOffer) else "invalid", exc)
     if isinstance(exc, MatchOver):
-        return conflict(str(exc), "match_over")
+        return Refusal(409, "match_over", exc)
     if isinstance(exc, NotYourTurn):
-        return conflict(str(exc), "not_your_turn")
+        return Refusal(409, "not_your_turn", exc)
     if isinstance(exc, SeatIsOut):
-        return conflict(str(exc), "seat_out")
+        return Refusal(409, "seat_out", exc)
     if isinstance(exc, WrongPhase):
-        return conflict(str(exc), "wrong_phase")
-    return conflict(str(exc), "illegal_move")
+        return Refusal(409, "wrong_phase", exc)
+    return Refusal(409, "illegal_move", exc)
 
 
 def load_match(db: Driver, match_id: str, lock: bool) -> tuple[Row, list[Row]]:
     """The match row and its seats through the move's driver; 404 if there is none."""
     loaded = db.load(match_id, lock=lock)
     if loaded is None:
-        raise not_found(f"there is no match {match_id}")
+        raise not_found("there is no match %(match)s", match=match_id)
     return loaded
 
 

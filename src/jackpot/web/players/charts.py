@@ -15,6 +15,8 @@ from html import escape
 
 from markupsafe import Markup
 
+from jackpot.i18n import gettext
+
 #: Colours told apart by people with the common colour-blindnesses (Okabe-Ito),
 #: and a dash pattern each so that print and greyscale keep them apart too.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
@@ -56,7 +58,8 @@ def line_chart(
     ]
     if not pts:
         out.append(
-            f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle">nothing yet</text></svg>'
+            f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle">'
+            f"{escape(gettext('nothing yet'))}</text></svg>"
         )
         return Markup("".join(out))
     xs = [p[0] for p in pts]

@@ -32,7 +32,7 @@ def check_variant(value: str | None) -> str:
     """The variant asked for (Jackpot when none), or 422."""
     value = value or "jackpot"
     if value not in VARIANTS:
-        raise invalid(f"variant must be 'jackpot' or 'classic', not {value!r}")
+        raise invalid("variant must be 'jackpot' or 'classic', not %(given)s", given=repr(value))
     return value
 
 

@@ -21,6 +21,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import FULL, Variant
+from jackpot.i18n import gettext
+from jackpot.i18n.formats import variant_name
 from jackpot.strategy.solver import expected_score_min, p_shut_max
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
@@ -57,7 +59,7 @@ async def _player(conn: AsyncConnection, name: str, viewer: int | None) -> Any:
         )
     ).first()
     if row is None or not (row.leaderboard or row.id == viewer):
-        raise not_found(f"there is no public player called {name}")
+        raise not_found("there is no public player called %(name)s", name=name)
     return row
 
 
@@ -110,7 +112,7 @@ async def profile_data(conn: AsyncConnection, user_id: int) -> dict[str, Any]:
         turns = int(s.turns or 0) if s else 0
         choices = int(s.choices or 0) if s else 0
         start = display_rating(25.0, 25.0 / 3)
-        series = [Series("Rating", [(0, float(start)), *points])] if points else []
+        series = [Series(gettext("Rating"), [(0, float(start)), *points])] if points else []
         variants.append(
             {
                 "variant": v,
@@ -134,9 +136,11 @@ async def profile_data(conn: AsyncConnection, user_id: int) -> dict[str, Any]:
                 ],
                 "chart": line_chart(
                     series,
-                    label=f"{v.capitalize()} rating after each rated match",
-                    x_name="rated match",
-                    y_name="rating",
+                    label=gettext(
+                        "%(variant)s rating after each rated match", variant=variant_name(v)
+                    ),
+                    x_name=gettext("rated match"),
+                    y_name=gettext("rating"),
                 )
                 if series
                 else None,
@@ -216,9 +220,9 @@ def _filters(variant: str | None, result: str | None) -> tuple[str | None, str |
     variant = variant or None
     result = result or None
     if variant is not None and variant not in VARIANTS:
-        raise invalid(f"variant must be 'jackpot' or 'classic', not {variant!r}")
+        raise invalid("variant must be 'jackpot' or 'classic', not %(given)s", given=repr(variant))
     if result is not None and result not in OUTCOMES:
-        raise invalid(f"result must be 'won', 'drew' or 'lost', not {result!r}")
+        raise invalid("result must be 'won', 'drew' or 'lost', not %(given)s", given=repr(result))
     return variant, result
 
 

@@ -14,6 +14,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.engine import Match, Variant
+from jackpot.i18n import gettext
+from jackpot.i18n.formats import percent
 from jackpot.strategy.solver import p_shut_max
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of
@@ -30,7 +32,7 @@ router = APIRouter()
 def _pct(p: Fraction | None) -> str | None:
     if p is None:
         return None
-    return f"{float(p) * 100:.2f}%"
+    return percent(float(p), 2)
 
 
 def replay_data(rev: Review) -> dict[str, Any]:
@@ -85,8 +87,10 @@ async def replay_html(match_id: str, request: Request) -> Response:
     try:
         rev = review(rec)
     except ValueError as exc:
-        raise ApiError(500, "bad_record", str(exc)) from None
-    names = [s["name"] or f"Seat {i + 1}" for i, s in enumerate(rec["seats"])]
+        raise ApiError(
+            500, "bad_record", "this match's record does not check out: %(why)s", why=str(exc)
+        ) from None
+    names = [s["name"] or gettext("Seat %(n)s", n=i + 1) for i, s in enumerate(rec["seats"])]
     series = [
         Series(
             names[i],
@@ -123,9 +127,9 @@ async def replay_html(match_id: str, request: Request) -> Response:
             "rounds": rev.rounds,
             "chart": line_chart(
                 series,
-                label="Running totals after each round, one line per seat",
-                x_name="round",
-                y_name="running total",
+                label=gettext("Running totals after each round, one line per seat"),
+                x_name=gettext("round"),
+                y_name=gettext("running total"),
             ),
             "legend": legend(series),
             "steps": data["steps"],
