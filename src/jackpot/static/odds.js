@@ -3,6 +3,8 @@
 // only when one person is playing). Independent of match.js: it watches the dice
 // and asks the server for the exact odds of whatever position is on the board.
 
+import { t } from "./i18n.js";
+
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 const KEY = "jackpot.showOdds";
@@ -15,8 +17,9 @@ document.head.append(css);
 const panel = document.createElement("section");
 panel.className = "odds-live";
 panel.innerHTML =
-  '<label class="check"><input type="checkbox" id="show-odds"> Show the odds of each choice</label>' +
+  '<label class="check"><input type="checkbox" id="show-odds"> <span></span></label>' +
   '<div id="odds-live" aria-live="polite"></div>';
+panel.querySelector("label span").textContent = t("Show the odds of each choice");
 document.getElementById("options").after(panel);
 const box = panel.querySelector("#show-odds");
 const out = panel.querySelector("#odds-live");
@@ -49,8 +52,14 @@ async function refresh() {
   if (body.options.length) {
     const table = document.createElement("table");
     table.className = "odds";
-    table.innerHTML =
-      '<thead><tr><th scope="col">Cover</th><th scope="col" class="num">Chance of shutting the box this turn</th></tr></thead>';
+    const head = table.createTHead().insertRow();
+    for (const [text, cls] of [[t("Cover"), ""], [t("Chance of shutting the box this turn"), "num"]]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = text;
+      if (cls) th.className = cls;
+      head.append(th);
+    }
     const tbody = document.createElement("tbody");
     for (const o of body.options) {
       const tr = document.createElement("tr");
@@ -61,7 +70,7 @@ async function refresh() {
       const b = document.createElement("td");
       b.className = "num";
       b.textContent = o.p_text;
-      b.title = `exactly ${o.p_exact}`;
+      b.title = t("exactly {fraction}", { fraction: o.p_exact });
       tr.append(a, b);
       tbody.append(tr);
     }
@@ -70,7 +79,7 @@ async function refresh() {
   } else if (body.p_shut !== null) {
     const p = document.createElement("p");
     p.className = "small";
-    p.textContent = `Chance of shutting the box from here, playing perfectly: ${body.p_shut}.`;
+    p.textContent = t("Chance of shutting the box from here, playing perfectly: {chance}.", { chance: body.p_shut });
     out.append(p);
   }
 }

@@ -2,6 +2,8 @@
 // or decline one, and go to the new match as soon as everyone has accepted. It
 // wakes up when match.js shows the result, then asks the server every 2 s while
 // an offer is open (the finished match's event stream has ended by then).
+import { andList, t } from "./i18n.js";
+
 const root = document.getElementById("match");
 const box = document.getElementById("rematch");
 const result = document.getElementById("result");
@@ -19,13 +21,12 @@ function newSeed() {
 const seed = newSeed();
 
 function nameOf(seat) {
-  if (view.your_seat === seat) return "You";
+  if (view.your_seat === seat) return t("you");
   const s = view.seats.find((x) => x.seat === seat);
-  return s && s.name ? s.name : `Seat ${seat + 1}`;
+  return s && s.name ? s.name : t("Seat {n}", { n: seat + 1 });
 }
 function names(seats) {
-  const list = seats.map(nameOf);
-  return list.length <= 1 ? (list[0] || "") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+  return andList(seats.map(nameOf));
 }
 
 function button(id, text, onClick, cls) {
@@ -49,27 +50,33 @@ function render() {
   const actions = document.createElement("div");
   actions.className = "controls";
   if (!o || o.status === "declined") {
-    p.textContent = o ? `${nameOf(o.declined_by)} ${o.declined_by === view.your_seat ? "said no to" : "declined"} the rematch.` : "Play again with the same seats, variant and deadline?";
-    actions.append(button("rematch-offer", o ? "Offer a rematch again" : "Offer a rematch", () => send("")));
+    if (!o) p.textContent = t("Play again with the same seats, variant and deadline?");
+    else if (o.declined_by === view.your_seat) p.textContent = t("You said no to the rematch.");
+    else p.textContent = t("{name} declined the rematch.", { name: nameOf(o.declined_by) });
+    actions.append(button("rematch-offer", o ? t("Offer a rematch again") : t("Offer a rematch"), () => send("")));
   } else if (o.status === "started") {
-    p.textContent = "Everyone accepted: the rematch has started. ";
+    p.textContent = t("Everyone accepted: the rematch has started.") + " ";
     const a = document.createElement("a");
     a.href = `/matches/${o.new_match_id}`;
     a.id = "rematch-link";
-    a.textContent = "Go to the rematch";
+    a.textContent = t("Go to the rematch");
     p.append(a);
   } else if (o.accepted.includes(view.your_seat)) {
-    p.textContent = `${o.offered_by === view.your_seat ? "You offered" : `${nameOf(o.offered_by)} offered`} a rematch. Waiting for ${names(o.waiting_for)} to accept.`;
-    actions.append(button("rematch-withdraw", "Withdraw", () => send("/decline"), "link"));
+    const waiting = names(o.waiting_for);
+    p.textContent =
+      o.offered_by === view.your_seat
+        ? t("You offered a rematch. Waiting for {names} to accept.", { names: waiting })
+        : t("{name} offered a rematch. Waiting for {names} to accept.", { name: nameOf(o.offered_by), names: waiting });
+    actions.append(button("rematch-withdraw", t("Withdraw"), () => send("/decline"), "link"));
   } else {
-    p.textContent = `${nameOf(o.offered_by)} offers a rematch: same seats, variant and deadline, new dice.`;
-    actions.append(button("rematch-accept", "Accept the rematch", () => send("")));
-    actions.append(button("rematch-decline", "No, thanks", () => send("/decline")));
+    p.textContent = t("{name} offers a rematch: same seats, variant and deadline, new dice.", { name: nameOf(o.offered_by) });
+    actions.append(button("rematch-accept", t("Accept the rematch"), () => send("")));
+    actions.append(button("rematch-decline", t("No, thanks"), () => send("/decline")));
   }
   box.append(p, actions);
   const seedNote = document.createElement("p");
   seedNote.className = "hint";
-  seedNote.textContent = `Your client seed for the rematch: ${seed}`;
+  seedNote.textContent = t("Your client seed for the rematch: {seed}", { seed });
   if (!o || o.status !== "started") box.append(seedNote);
 }
 

@@ -2,12 +2,19 @@
 // right under the result (the page's own script draws the result; this only
 // watches for it, so the two stay independent).
 
+import { t } from "./i18n.js";
+
 const root = document.getElementById("match");
 const result = document.getElementById("result");
 const link = document.createElement("p");
 link.className = "replay-offer";
 link.hidden = true;
-link.innerHTML = `<a class="button" id="replay-offer" href="/matches/${root.dataset.matchId}/replay">Replay and analysis of every choice</a>`;
+const anchor = document.createElement("a");
+anchor.className = "button";
+anchor.id = "replay-offer";
+anchor.href = `/matches/${root.dataset.matchId}/replay`;
+anchor.textContent = t("Replay and analysis of every choice");
+link.append(anchor);
 result.after(link);
 
 function update() {
