@@ -153,4 +153,4 @@ def test_practice_ends_as_practice_and_a_resignation_is_named(page: Page, live_s
     expect(page.locator("#resign-confirm")).to_be_visible()
     page.click("#resign-yes")
     expect(page.locator("#result h2")).to_have_text("Bot wins")
-    expect(page.locator("#result li").last).to_contain_text("You (total 0, resigned)")
+    expect(page.locator("#result li").last).to_have_text("Place 2: You, total 0, resigned")

@@ -1,4 +1,5 @@
-// Turns <time class="countdown" datetime="..."> into a live "time left".
+// Turns <time class="countdown" datetime="..."> into a live "time left", in one
+// clock style throughout: "2 d 3:04:05 left", "23:59:59 left", "0:04:09 left".
 import { t } from "./i18n.js";
 
 export function timeLeft(iso, now = Date.now()) {
@@ -8,10 +9,8 @@ export function timeLeft(iso, now = Date.now()) {
   const s = Math.ceil(ms / 1000);
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60), sec = s % 60;
-  if (d > 0) return t("{d} d {h} h left", { d, h });
-  if (h > 0) return t("{h} h {m} min left", { h, m });
-  if (m > 0) return t("{m} min {s} s left", { m, s: sec });
-  return t("{s} s left", { s: sec });
+  const clock = `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
+  return d > 0 ? t("{d} d {clock} left", { d, clock }) : t("{clock} left", { clock });
 }
 
 function tick() {

@@ -1,326 +1,277 @@
 // The match page: renders the state, sends moves to the JSON API, follows the SSE
-// stream. All text is set with textContent, never as HTML.
+// stream. Other seats' throws and covers are played out one step at a time so a
+// person can watch them; the log and the final board come from the same events live
+// and after a reload. All text is set with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
 import { timeLeft } from "./countdowns.js";
+import { History } from "./match-log.js";
+import { W, set } from "./match-words.js";
+import { play, setUpSoundSwitch } from "./match-sound.js";
+import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
-let state = JSON.parse(document.getElementById("initial-state").textContent);
-// Per seat: the profile its name links to, a bot's strength once the match is over.
-// Kept beside the state (no live event carries them) and asked for again when they
-// can change: a seat taken or freed, the match over, a resync.
-let seatLinks = JSON.parse(document.getElementById("seat-links").textContent).seats;
-let selected = new Set(); // Classic: tiles picked towards a cover
-let busy = false;
-let awaitedSeq = 0; // the seq our last move's response reported; events catch up to it
-let lastDead = null; // {seat, dice, n} of the latest throw that reached nothing
-const logEl = document.getElementById("log");
-let pendingLi = null; // the log line of a throw whose cover is still to come
 const $ = (id) => document.getElementById(id);
+let state = JSON.parse($("initial-state").textContent);
+const firstSeq = state.seq; // events up to here are history: logged, not replayed
+let selected = new Set(); // Classic: tiles picked towards a set
+let busy = false;
+let awaitedSeq = 0; // the seq our last move's answer reported; the page settles there
+let seenSeq = 0; // the latest event taken from the stream (applied or queued)
+const queue = []; // live events waiting to be shown
+let pumping = false;
+let skipNow = null; // resolves the pause between two shown steps
 
-function seatName(i) {
+const seatName = (i) => {
   const s = state.seats[i];
-  if (!s) return `Seat ${i + 1}`;
-  return s.you ? "You" : (s.name || `Seat ${i + 1}`);
-}
-function isYou(i) { return Boolean(state.seats[i] && state.seats[i].you); }
-function mySeat() { return state.seats.findIndex((s) => s.you); }
-function myTurn() {
-  return state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
-}
-function diceText(d) { return d.length === 1 ? `${d[0]}` : `${d[0]} and ${d[1]}`; }
-function optText(o) { return o.join(" + "); }
-
-// -- the log -------------------------------------------------------------------
-function addLog(text, cls) {
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (cls) li.className = cls;
-  logEl.prepend(li);
-  return li;
-}
-
-function scoreLine(seat, score, total) {
-  return addLog(`${seatName(seat)} ${isYou(seat) ? "score" : "scores"} ${score} this turn (total ${total})`, "score");
-}
-function jackpotLine(seat, throws) {
-  return addLog(`${seatName(seat)} shut the box in ${throws} throws: a jackpot!`, "jackpot");
-}
-
-// The log after a (re)load, rebuilt from the record: the same lines the live events
-// give, turn scores and jackpots included, so a reload does not lose them.
-function logFromRecord(rec) {
-  logEl.textContent = "";
-  pendingLi = null;
-  const totals = rec.seats.map(() => 0);
-  let turnSeat = null; // the seat whose turn is under way
-  let open = new Set();
-  let throws = 0;
-  for (const e of rec.events) {
-    if (e.type === "out") {
-      addLog(`${seatName(e.seat)} ${e.reason === "timeout" ? "ran out of time" : "resigned"}`, "out");
-      if (e.seat === turnSeat) turnSeat = null;
-      continue;
-    }
-    if (e.seat !== turnSeat) {
-      turnSeat = e.seat;
-      open = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      throws = 0;
-    }
-    throws += 1;
-    if (e.cover === null) {
-      pendingLi = addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}`);
-    } else if (e.cover.length === 0) {
-      addLog(`${seatName(e.seat)} threw ${diceText(e.dice)}: nothing reachable, turn passes`, "dead");
-      const score = [...open].reduce((a, b) => a + b, 0);
-      totals[e.seat] += score;
-      scoreLine(e.seat, score, totals[e.seat]);
-      turnSeat = null;
-    } else {
-      addLog(`${seatName(e.seat)} threw ${diceText(e.dice)} and covered ${optText(e.cover)}`);
-      e.cover.forEach((n) => open.delete(n));
-      if (open.size === 0) { jackpotLine(e.seat, throws); turnSeat = null; }
-    }
-  }
-  if (rec.result) addLog("The match is over");
-}
-
-function logEvent(ev) {
-  switch (ev.type) {
-    case "thrown":
-      if (ev.options.length === 0) {
-        addLog(`${seatName(ev.seat)} threw ${diceText(ev.dice)}: nothing reachable, turn passes`, "dead");
-        lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };
-      } else {
-        lastDead = null;
-        pendingLi = addLog(`${seatName(ev.seat)} threw ${diceText(ev.dice)}`);
-      }
-      break;
-    case "covered": {
-      const text = `${seatName(ev.seat)} threw ${diceText(state.turn ? (state.turn.dice || []) : [])} and covered ${optText(ev.tiles)}`;
-      if (pendingLi) pendingLi.textContent = text; else addLog(text);
-      pendingLi = null;
-      break;
-    }
-    case "turn_ended":
-      if (ev.shut) jackpotLine(ev.seat, ev.throws);
-      else scoreLine(ev.seat, ev.score, ev.total);
-      break;
-    case "seat_out":
-      addLog(`${seatName(ev.seat)} ${ev.reason === "timeout" ? `ran out of time and ${isYou(ev.seat) ? "are" : "is"} out` : "resigned"}`, "out");
-      break;
-    case "joined": addLog(`${ev.name} took seat ${ev.seat + 1}`); break;
-    case "started": addLog("Every seat is taken: the match starts"); break;
-    case "match_ended": addLog("The match is over"); break;
-    default: break;
-  }
-}
-
-// -- rendering -----------------------------------------------------------------
-// A seat's name, a link to the player's profile where there is one to open.
-function seatNameEl(s, links) {
-  const el = document.createElement("span");
-  el.className = "name";
-  if (s.name && links.profile) {
-    const a = document.createElement("a");
-    a.href = `/players/${encodeURIComponent(links.profile)}`;
-    a.textContent = s.name;
-    el.append(a);
-  } else {
-    el.textContent = s.name || "free seat";
-  }
-  if (s.you) el.append(" (you)");
-  return el;
-}
-
-const STRENGTHS = {
-  lowest: "always covers the lowest tile it can",
-  highest: "always covers the highest tile it can",
-  best: "plays the best move, worked out exactly",
+  if (!s) return W.seat(i);
+  return s.you ? W.you : (s.name || W.seat(i));
 };
-// The bot's strength is drawn from the seed, so it stays secret until the end (a
-// match called off before the start never drew one).
-function botBadge(strength) {
-  const b = document.createElement("span");
-  b.className = "badge";
-  if (strength) {
-    b.textContent = `strength: ${strength}`;
-    b.title = `This bot ${STRENGTHS[strength] || `plays at strength ${strength}`}.`;
-  } else if (state.status !== "finished") {
-    b.textContent = "strength: secret";
-    b.title = "A computer player. Its strength comes from the match's seed and is shown when the match ends.";
-  } else {
-    b.textContent = "bot";
-    b.title = "A computer player.";
-  }
-  return b;
-}
+const isYou = (i) => Boolean(state.seats[i] && state.seats[i].you);
+const mySeat = () => state.seats.findIndex((s) => s.you);
+const solo = () => state.seats.length === 1;
+const myTurn = () => state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
+const iAmOut = () => mySeat() >= 0 && Boolean(state.seats[mySeat()].out);
+const history = new History($("log"), { seatName, isYou, solo });
 
-async function refreshSeatLinks() {
-  try {
-    const resp = await fetch(`/api/matches/${matchId}/seats`, { credentials: "same-origin" });
-    if (resp.ok) { seatLinks = (await resp.json()).seats; render(); }
-  } catch (err) { /* names stay as they were; play is unaffected */ }
-}
-
-function render() {
-  // Exposed for tests and assistive tooling: is the page settled after our last move?
-  root.dataset.seq = String(state.seq);
-  root.dataset.status = state.status; // the board dims once the match is over
-  root.dataset.settled = !busy && state.seq >= awaitedSeq ? "1" : "0";
-  $("round").textContent = state.status === "waiting" ? "Waiting for players" : `Round ${state.round}`;
-  const seatsEl = $("seats");
-  seatsEl.textContent = "";
-  state.seats.forEach((s, i) => {
-    const li = document.createElement("li");
-    li.className = "seat";
-    if (state.turn && state.turn.seat === i) li.classList.add("current");
-    if (s.you) li.classList.add("you");
-    if (s.out) li.classList.add("out");
-    const total = document.createElement("span");
-    total.className = "total";
-    total.textContent = s.name ? `${s.total}` : "";
-    total.title = "running total";
-    li.append(seatNameEl(s, seatLinks[i] || {}), total);
-    if (s.bot) li.append(botBadge((seatLinks[i] || {}).strength));
-    if (s.out) {
-      const o = document.createElement("span");
-      o.className = "out-tag";
-      o.textContent = s.out === "timeout" ? "out: time" : "resigned";
-      li.append(o);
-    }
-    seatsEl.append(li);
-  });
-
+// -- what is on offer ------------------------------------------------------------
+function total(d) { return d.reduce((a, b) => a + b, 0); }
+function fits(o) { return [...selected].every((s) => o.includes(s)); }
+/** The tiles a click may pick now: on offer, and (Classic) still able to complete a set. */
+function pickable() {
   const t = state.turn;
-  const mine = myTurn();
-  const open = t ? t.open : [];
-  const offeredTiles = new Set(t ? t.options.flat() : []);
+  if (!myTurn() || t.dice === null) return new Set();
+  if (state.variant !== "classic") return new Set(t.options.flat());
+  const ok = new Set(selected);
+  for (const o of t.options) if (fits(o)) o.forEach((n) => ok.add(n));
+  return ok;
+}
+
+// -- rendering -------------------------------------------------------------------
+function render() {
+  root.dataset.seq = String(state.seq);
+  root.dataset.status = state.status;
+  root.dataset.settled = !busy && !pumping && queue.length === 0 && state.seq >= awaitedSeq ? "1" : "0";
+  const waiting = state.status === "waiting";
+  const finished = state.status === "finished";
+  $("round").textContent = waiting ? W.waitingHead
+    : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
+    : W.roundHead(state.round);
+  renderSeats(state, $("seats"));
+  renderBoard();
+  renderControls();
+  $("status").textContent = statusText();
+  const dead = history.lastDead;
+  $("notice").textContent = dead && state.status === "playing"
+    ? W.deadNotice(isYou(dead.seat) ? W.you : seatName(dead.seat), dead.dice, solo()) : "";
+  if (finished) $("message").textContent = "";
+  renderDeadline();
+  renderResult(state, $("result"), seatName, mySeat());
+  $("finished-links").hidden = !(finished && state.result);
+  if (finished && state.server_seed) $("server-seed").textContent = state.server_seed;
+  document.title = W.title(myTurn(), state.variant);
+}
+
+function renderBoard() {
+  const t = state.turn;
+  let open = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  let dice = [];
+  let dead = false;
+  let justCovered = [];
+  const caption = $("board-caption");
+  caption.hidden = true;
+  if (t) {
+    open = t.open;
+    const b = history.board;
+    if (t.dice) dice = t.dice;
+    else if (history.lastDead) { dice = history.lastDead.dice; dead = true; }
+    if (b && b.seat === t.seat && !t.dice && !isYou(t.seat)) justCovered = b.covered || [];
+  } else if (state.status === "finished") {
+    const f = history.finalBoard();
+    if (f) {
+      open = f.open;
+      dice = f.dice || [];
+      dead = f.dead;
+      justCovered = f.covered || [];
+      caption.textContent = W.finalBoard(seatName(f.seat));
+      caption.hidden = false;
+    }
+  }
+  const can = pickable();
   for (const btn of document.querySelectorAll(".tile")) {
     const n = Number(btn.dataset.tile);
-    const isOpen = t ? open.includes(n) : true;
+    const isOpen = open.includes(n);
+    const offered = can.has(n) && isOpen;
     btn.classList.toggle("covered", !isOpen);
-    const offered = mine && t.dice !== null && offeredTiles.has(n);
-    btn.classList.toggle("offered", offered);
+    btn.classList.toggle("offered", offered && !selected.has(n));
     btn.classList.toggle("selected", selected.has(n));
+    btn.classList.toggle("just", justCovered.includes(n));
     btn.disabled = !offered;
-    btn.setAttribute("aria-label", `tile ${n}${isOpen ? "" : ", covered"}${offered ? ", on offer" : ""}`);
+    btn.setAttribute("aria-label", W.tileLabel(n, isOpen, offered, selected.has(n)));
   }
-
   const diceEl = $("dice");
   diceEl.textContent = "";
-  // After a dead throw the turn has already passed; keep its dice in view, dimmed.
-  const shown = t && t.dice ? t.dice : (lastDead ? lastDead.dice : []);
-  shown.forEach((d) => {
+  // Which throw the dice belong to (two throws may show the same faces).
+  const b = history.board;
+  diceEl.dataset.throw = dice.length && b && b.dice === dice ? String(b.n) : dice.length && history.lastDead ? String(history.lastDead.n) : "";
+  for (const d of dice) {
     const span = document.createElement("span");
-    span.className = t && t.dice ? "die" : "die dead";
+    span.className = dead ? "die dead" : "die";
     span.textContent = d;
-    span.setAttribute("aria-label", `die showing ${d}`);
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", W.dieLabel(d));
     diceEl.append(span);
-  });
+  }
+}
 
-  // Spectators and finished matches get no Throw button at all.
-  document.querySelector(".controls").hidden = mySeat() < 0 || state.status === "finished";
+function renderControls() {
+  const t = state.turn;
+  const mine = myTurn();
+  $("controls").hidden = mySeat() < 0 || state.status !== "playing" || iAmOut();
+  const canThrow = mine && t.dice === null && !busy && !pumping;
   const throwBtn = $("throw");
-  const canThrow = mine && t.dice === null && !busy;
-  throwBtn.disabled = !canThrow;
-  throwBtn.textContent = t && t.one_die ? "Throw two dice" : "Throw";
+  throwBtn.setAttribute("aria-disabled", String(!canThrow));
+  throwBtn.textContent = t && t.one_die && mine ? W.throwTwo : W.throwBtn;
   const one = $("throw-one");
   one.hidden = !(mine && t.one_die);
-  one.disabled = !canThrow;
+  one.setAttribute("aria-disabled", String(!canThrow));
+  const shownSteps = queue.filter(paced).length;
+  $("skip").hidden = !(pumping && shownSteps > 0);
+  $("skip").textContent = W.skip(shownSteps);
 
+  const picking = mine && t.dice !== null && state.variant === "classic";
+  $("picking").hidden = !picking;
   const optEl = $("options");
   optEl.textContent = "";
-  if (mine && t.dice !== null && state.variant === "classic") {
+  if (picking) {
+    const sum = total([...selected]);
+    $("pick-sum").textContent = W.pickSum(sum, total(t.dice));
+    $("pick-sum").setAttribute("aria-label", W.pickSumLabel([...selected].sort((a, b) => a - b), sum, total(t.dice)));
+    $("pick-clear").hidden = selected.size === 0;
     const label = document.createElement("span");
-    label.textContent = "Cover: ";
+    label.textContent = W.coverLabel;
     optEl.append(label);
-    for (const o of t.options) {
+    for (const o of t.options.filter(fits)) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "option";
-      b.textContent = optText(o);
+      b.textContent = set(o);
       b.addEventListener("click", () => cover(o));
       optEl.append(b);
     }
   }
-
-  $("status").textContent = statusText();
-  $("notice").textContent = lastDead && state.status !== "waiting"
-    ? `${lastDead.seat === mySeat() ? "You" : seatName(lastDead.seat)} threw ${diceText(lastDead.dice)}: nothing reachable is open, so the turn passes.`
-    : "";
-  $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !state.seats[mySeat()].out);
-  // Before the start, leaving frees the seat (the creator's calls the match off).
+  $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !iAmOut());
   const waiting = state.status === "waiting";
-  $("resign").textContent = waiting ? (mySeat() === 0 ? "Call the match off" : "Leave this match") : "Resign";
-  $("resign-yes").textContent = waiting ? "Yes, leave" : "Yes, resign";
-  renderDeadline();
-  renderResult();
-  document.title = (mine ? "(Your throw) " : "") + `${state.variant === "classic" ? "Classic" : "Jackpot"} match · peer2peergames`;
+  const creator = mySeat() === 0;
+  $("resign").textContent = waiting ? (creator ? W.callOff : W.leave) : W.resign;
+  $("resign-question").textContent = waiting ? (creator ? W.callOffQ : W.leaveQ) : W.resignQ;
+  $("resign-yes").textContent = waiting ? (creator ? W.callOffYes : W.leaveYes) : W.resignYes;
+  $("resign-no").textContent = waiting ? W.keepWaiting : W.keepPlaying;
 }
 
 function statusText() {
   const t = state.turn;
-  if (state.status === "waiting") {
-    const free = state.seats.filter((s) => !s.name).length;
-    return `Waiting for ${free} more player${free === 1 ? "" : "s"}. Share this page's address to invite someone.`;
-  }
-  if (state.status === "finished") return "";
+  if (state.status === "waiting") return W.waitingFor(state.seats.filter((s) => !s.name).length);
+  if (state.status === "finished") return state.result ? "" : W.calledOff;
+  if (iAmOut()) return W.youAreOut(state.seats[mySeat()].out);
   if (!t) return "";
   if (myTurn()) {
-    if (t.dice === null && t.one_die) return "Your throw. The 7, 8 and 9 are covered, so you may throw one die or two. Space throws two.";
-    if (t.dice === null) return "Your throw. Press Throw (or Space).";
-    if (state.variant === "classic") {
-      return `You threw ${diceText(t.dice)} (total ${t.dice.reduce((a, b) => a + b, 0)}). Pick tiles adding up to it, or choose a set below.`;
-    }
-    return `You threw ${diceText(t.dice)}. Cover one of: ${t.options.map(optText).join(", ")}.`;
+    if (t.dice === null) return t.one_die ? W.yourThrowOneDie : W.yourThrow;
+    if (state.variant === "classic") return W.classicPick(t.dice, total(t.dice));
+    return W.jackpotPick(t.dice, t.options);
   }
-  const who = seatName(t.seat);
-  return t.dice === null ? `${who} to throw.` : `${who} threw ${diceText(t.dice)} and is choosing.`;
+  return t.dice === null ? W.toThrow(seatName(t.seat)) : W.choosing(seatName(t.seat), t.dice);
 }
 
 function renderDeadline() {
   const t = state.turn;
   const el = $("deadline");
   if (!t || !t.due_at || state.status !== "playing") { el.textContent = ""; return; }
-  el.textContent = `${myTurn() ? "You have" : seatName(t.seat) + " has"} ${timeLeft(t.due_at)}`.replace("has time is up", ": time is up").replace("have time is up", ": time is up");
+  const you = myTurn();
+  el.textContent = Date.parse(t.due_at) <= Date.now()
+    ? W.timeUp(you, seatName(t.seat)) : W.deadline(you, seatName(t.seat), timeLeft(t.due_at));
 }
 
-function renderResult() {
-  const el = $("result");
-  if (state.status !== "finished" || !state.result) { el.hidden = state.status !== "finished"; if (state.status === "finished" && !state.result) el.textContent = "This match was called off before it started."; return; }
-  el.hidden = false;
-  el.textContent = "";
-  const r = state.result;
-  const h = document.createElement("h2");
-  const me = mySeat();
-  const practice = state.seats.length === 1;
-  if (practice) h.textContent = r.shut[0] !== null ? `Practice over: you shut the box in ${r.shut[0]} throws!` : `Practice over: you scored ${r.totals[0]}`;
-  else if (r.winners.length === 0) h.textContent = "Match over";
-  else if (me >= 0 && r.winners.includes(me)) h.textContent = r.winners.length > 1 ? "A draw: you share the win" : "You win!";
-  else h.textContent = r.winners.length > 1 ? `A draw between ${r.winners.map(seatName).join(" and ")}` : `${seatName(r.winners[0])} wins`;
-  el.append(h);
-  const ol = document.createElement("ol");
-  const order = state.seats.map((_, i) => i).sort((a, b) => r.places[a] - r.places[b]);
-  for (const i of order) {
-    const li = document.createElement("li");
-    const shut = r.shut[i] !== null ? `, shut the box in ${r.shut[i]} throws` : "";
-    const out = state.seats[i].out === "resigned" ? ", resigned" : state.seats[i].out === "timeout" ? ", ran out of time" : "";
-    li.textContent = `Place ${r.places[i]}: ${seatName(i)} (total ${r.totals[i]}${shut}${out})`;
-    ol.append(li);
+// -- focus and announcements -----------------------------------------------------
+/** Focus may be moved for the player only if it is on nothing or on the play itself. */
+function focusIsFree() {
+  const a = document.activeElement;
+  if (!a || a === document.body) return true;
+  return ["controls", "board", "options", "picking", "result"].some((id) => $(id).contains(a));
+}
+function focusTo(el) { if (el && focusIsFree()) el.focus(); }
+function focusAfter(ev) {
+  if (ev.type === "thrown" && isYou(ev.seat) && ev.options.length) {
+    focusTo(document.querySelector(".tile.offered:not(:disabled)"));
+  } else if ((ev.type === "covered" && isYou(ev.seat)) || (ev.type === "turn_started" && isYou(ev.seat))) {
+    focusTo($("throw"));
+  } else if (ev.type === "match_ended") {
+    focusTo($("result"));
   }
-  el.append(ol);
+}
+function announce(text) {
+  if (!text) return;
   const p = document.createElement("p");
-  p.textContent = `Rounds played: ${r.rounds}. Home: `;
-  const a = document.createElement("a");
-  a.href = "/";
-  a.textContent = "play again";
-  p.append(a);
-  el.append(p);
-  $("server-seed").textContent = state.server_seed || "";
+  p.textContent = text;
+  const box = $("announce");
+  box.append(p);
+  while (box.childElementCount > 6) box.firstElementChild.remove();
 }
 
-// -- actions -------------------------------------------------------------------
+// -- playing events out at a readable pace ----------------------------------------
+const STEP_MS = 500;
+function paced(ev) {
+  return (ev.type === "thrown" && (!isYou(ev.seat) || ev.options.length === 0))
+    || (ev.type === "covered" && !isYou(ev.seat));
+}
+function stepDelay() {
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
+  const left = queue.filter(paced).length;
+  return Math.round(Math.max(120, Math.min(STEP_MS, 3000 / Math.max(1, left))));
+}
+function pause(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    skipNow = () => { clearTimeout(timer); resolve(); };
+  });
+}
+
+function apply(ev) {
+  const said = history.add(ev);
+  state = applyEvent(state, ev);
+  selected.clear();
+  if (ev.type === "thrown") play("dice");
+  if (ev.type === "turn_started" && isYou(ev.seat) && !solo()) play("turn");
+  if (["joined", "left", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks(matchId, render);
+  if (["started", "joined", "left"].includes(ev.type)) {
+    $("client-seed").textContent = state.client_seed || W.fixedLater;
+    const jf = $("join-form");
+    if (jf && !state.seats.some((s) => !s.name && !s.bot)) jf.hidden = true;
+  }
+  render();
+  announce(ev.type === "match_ended" ? $("result").querySelector("h2").textContent : said);
+  focusAfter(ev);
+}
+
+let skipping = false;
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  while (queue.length) {
+    const ev = queue.shift();
+    apply(ev);
+    const ms = paced(ev) && queue.length && !skipping ? stepDelay() : 0;
+    if (ms > 0) {
+      render();
+      await pause(ms);
+    }
+  }
+  pumping = false;
+  skipping = false;
+  render();
+}
+
+// -- actions ---------------------------------------------------------------------
 async function post(path, body) {
   busy = true;
   $("message").textContent = "";
@@ -334,90 +285,134 @@ async function post(path, body) {
     });
     const data = await resp.json();
     if (!resp.ok) {
-      $("message").textContent = data.error ? data.error.message : "That did not work.";
-    } else if (data.seq > state.seq) {
-      awaitedSeq = data.seq;
+      $("message").textContent = data.error ? data.error.message : W.errorGeneric;
+    } else if (data.seq > seenSeq) {
+      awaitedSeq = Math.max(awaitedSeq, data.seq);
       // The stream normally delivers these events first; if it lags, catch up.
-      setTimeout(() => { if (state.seq < data.seq) resync(); }, 1500);
+      setTimeout(() => { if (seenSeq < data.seq) resync(); }, 1500);
     }
   } catch (err) {
-    $("message").textContent = "Could not reach the server; check your connection.";
+    $("message").textContent = W.errorNetwork;
   } finally {
     busy = false;
     selected.clear();
     render();
   }
 }
-function doThrow(dice) { if (myTurn() && state.turn.dice === null && !busy) post("throw", { dice }); }
-function cover(tiles) { if (myTurn() && state.turn.dice !== null && !busy) post("cover", { tiles }); }
+const canThrowNow = () => myTurn() && state.turn.dice === null && !busy && !pumping;
+function doThrow(count) { if (canThrowNow() && (count === 2 || state.turn.one_die)) post("throw", { dice: count }); }
+function cover(tiles) { if (myTurn() && state.turn.dice !== null && !busy && !pumping) post("cover", { tiles }); }
 
 function tileClicked(n) {
-  if (!myTurn() || state.turn.dice === null) return;
-  if (state.variant === "jackpot") { cover([n]); return; }
-  if (selected.has(n)) selected.delete(n); else selected.add(n);
+  if (!myTurn() || state.turn.dice === null || busy || pumping) return;
+  const t = state.turn;
+  $("message").textContent = "";
+  if (!t.open.includes(n)) { $("message").textContent = W.notOpen(n); return; }
+  if (state.variant === "jackpot") {
+    if (t.options.flat().includes(n)) cover([n]);
+    else $("message").textContent = W.jackpotPick(t.dice, t.options);
+    return;
+  }
+  if (selected.has(n)) selected.delete(n);
+  else if (pickable().has(n)) selected.add(n);
+  else {
+    $("message").textContent = W.cannotJoin(n, [...selected].sort((a, b) => a - b), total(t.dice));
+    return;
+  }
   const pick = [...selected].sort((a, b) => a - b);
-  const match = state.turn.options.find((o) => o.length === pick.length && o.every((x, i) => x === pick[i]));
+  const match = t.options.find((o) => o.length === pick.length && o.every((x, i) => x === pick[i]));
   if (match) { cover(match); return; }
   render();
+  // The tile just picked may no longer be offered (it is "picked"): keep focus in the tiles.
+  if (document.activeElement === document.body) focusTo(document.querySelector(`.tile[data-tile='${n}']`));
 }
 
 document.querySelectorAll(".tile").forEach((b) => b.addEventListener("click", () => tileClicked(Number(b.dataset.tile))));
 $("throw").addEventListener("click", () => doThrow(2));
 $("throw-one").addEventListener("click", () => doThrow(1));
-$("resign").addEventListener("click", () => { $("resign-confirm").hidden = false; $("resign").hidden = true; });
-$("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; });
+$("skip").addEventListener("click", () => { skipping = true; if (skipNow) skipNow(); focusTo($("throw")); });
+$("pick-clear").addEventListener("click", () => {
+  selected.clear();
+  render();
+  focusTo(document.querySelector(".tile.offered:not(:disabled)"));
+});
+$("resign").addEventListener("click", () => { $("resign-confirm").hidden = false; $("resign").hidden = true; $("resign-no").focus(); });
+$("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; $("resign").focus(); });
 $("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; post("resign"); });
+setUpSoundSwitch($("sound"));
+
+// Keys: Space throws and 1 throws one die only when nothing has focus (a focused
+// button keeps its own Space); a digit covers that tile; Escape clears a pick.
 document.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+  const target = e.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  const nothingFocused = !target || target === document.body || target === document.documentElement;
   if (e.key === " " || e.code === "Space") {
-    if (myTurn() && state.turn.dice === null) { e.preventDefault(); doThrow(2); }
-  } else if (/^[1-9]$/.test(e.key)) {
-    const n = Number(e.key);
-    if (myTurn() && state.turn.dice !== null && state.turn.options.flat().includes(n)) { e.preventDefault(); tileClicked(n); }
-  } else if (e.key === "Escape") { selected.clear(); render(); }
+    if (nothingFocused && canThrowNow()) { e.preventDefault(); doThrow(2); }
+  } else if (e.key === "1" && canThrowNow() && state.turn.one_die) {
+    e.preventDefault();
+    doThrow(1);
+  } else if (/^[1-9]$/.test(e.key) && myTurn() && state.turn.dice !== null) {
+    e.preventDefault();
+    tileClicked(Number(e.key));
+  } else if (e.key === "Escape" && selected.size) {
+    selected.clear();
+    render();
+  }
 });
 
-// -- live updates --------------------------------------------------------------
+// -- live updates ----------------------------------------------------------------
 let source = null;
-function connect() {
-  if (state.status === "finished") return;
-  source = new EventSource(`/api/matches/${matchId}/events?last_event_id=${state.seq}`);
+function connecting(down) { $("connection").hidden = !down; }
+
+function take(ev) {
+  if (ev.seq <= seenSeq) return;
+  if (ev.seq <= firstSeqNow) {
+    // History: what happened before this page's state; it builds the log and board.
+    history.add(ev);
+    seenSeq = ev.seq;
+    if (ev.seq === firstSeqNow) render();
+    return;
+  }
+  if (ev.seq > seenSeq + 1 && seenSeq >= firstSeqNow) { resync(); return; }
+  seenSeq = ev.seq;
+  queue.push(ev);
+  pump();
+}
+
+let firstSeqNow = firstSeq;
+function connect(after) {
+  if (source) source.close();
+  source = new EventSource(`/api/matches/${matchId}/events?last_event_id=${after}`);
+  source.addEventListener("open", () => connecting(false));
+  source.addEventListener("error", () => connecting(source.readyState === EventSource.CONNECTING && !history.over));
   source.addEventListener("match", (msg) => {
     const ev = JSON.parse(msg.data);
-    if (ev.seq <= state.seq) return;
-    if (ev.seq > state.seq + 1) { resync(); return; }
-    // Log covers before applying, while the dice are still in the state.
-    logEvent(ev);
-    state = applyEvent(state, ev);
-    if (ev.type === "match_ended" || ev.type === "cancelled") { source.close(); }
-    if (["joined", "left", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks();
-    if (ev.type === "started" || ev.type === "joined" || ev.type === "left") {
-      $("client-seed").textContent = state.client_seed || "fixed when every seat is taken";
-      const jf = document.getElementById("join-form");
-      if (jf && !state.seats.some((s) => !s.name && !s.bot)) jf.hidden = true;
-    }
-    render();
+    take(ev);
+    if (ev.type === "match_ended" || ev.type === "cancelled") { source.close(); connecting(false); }
   });
 }
 
 async function resync() {
-  const [st, rec] = await Promise.all([
-    fetch(`/api/matches/${matchId}`, { credentials: "same-origin" }).then((r) => r.json()),
-    fetch(`/api/matches/${matchId}/record`, { credentials: "same-origin" }).then((r) => r.json()),
-  ]);
-  if (st.seq >= state.seq) { state = st; logFromRecord(rec); }
-  render();
-  refreshSeatLinks();
+  try {
+    const st = await (await fetch(`/api/matches/${matchId}`, { credentials: "same-origin" })).json();
+    queue.length = 0;
+    if (skipNow) skipNow();
+    state = st;
+    firstSeqNow = st.seq;
+    seenSeq = 0;
+    history.reset();
+    render();
+    connect(0);
+    refreshSeatLinks(matchId, render);
+  } catch { /* the stream's own retry brings us back */ }
 }
 
-async function start() {
-  logEl.reversed = true; // newest first, numbered from the first throw
-  render();
-  try {
-    const rec = await (await fetch(`/api/matches/${matchId}/record`, { credentials: "same-origin" })).json();
-    logFromRecord(rec);
-  } catch (err) { /* the log stays empty; play is unaffected */ }
-  connect();
-  setInterval(renderDeadline, 1000);
-}
-start();
+// A lost network shows at once; the stream resumes from the last event it had.
+window.addEventListener("offline", () => { connecting(true); if (source) source.close(); });
+window.addEventListener("online", () => { if (!history.over) connect(seenSeq); });
+
+render();
+connect(0);
+setInterval(renderDeadline, 1000);

@@ -44,14 +44,23 @@ function show(i) {
   $("first").disabled = $("prev").disabled = i === 0;
   $("next").disabled = $("last").disabled = i === steps.length - 1;
 
+  // The board after this step's choice: a turn's last step shows its final position.
   const open = new Set(step.open_before);
   const chosen = new Set(step.cover || []);
   const best = new Set(step.best || []);
   for (const el of tiles) {
     const n = Number(el.dataset.tile);
-    el.classList.toggle("covered", !open.has(n));
+    const down = !open.has(n) || chosen.has(n);
+    el.classList.toggle("covered", down);
     el.classList.toggle("chosen", chosen.has(n));
     el.classList.toggle("best-hint", best.has(n) && !chosen.has(n));
+    const where = chosen.has(n)
+      ? t("tile {n}, covered by this throw", { n })
+      : down ? t("tile {n}, covered", { n }) : t("tile {n}, open", { n });
+    el.setAttribute(
+      "aria-label",
+      best.has(n) && !chosen.has(n) ? t("{tile}, the best choice", { tile: where }) : where,
+    );
   }
   const dice = $("replay-dice");
   dice.replaceChildren(
@@ -59,7 +68,8 @@ function show(i) {
       const el = document.createElement("div");
       el.className = "die" + (step.cover && step.cover.length === 0 ? " dead" : "");
       el.textContent = d;
-      el.setAttribute("aria-label", `die showing ${d}`);
+      el.setAttribute("role", "img");
+      el.setAttribute("aria-label", t("die showing {d}", { d }));
       return el;
     }),
   );

@@ -20,6 +20,7 @@ function show(report) {
   summary.textContent = (report.ok ? "✓ " : "✗ ") + report.summary;
   problemBox.hidden = report.ok;
   problemText.textContent = report.problem || "";
+  document.getElementById("verify-scope").hidden = !report.ok;
   checks.replaceChildren(
     ...report.checks.map((sentence) => {
       const li = document.createElement("li");

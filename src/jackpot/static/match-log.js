@@ -1,0 +1,108 @@
+// The match page's memory of what happened, built from the match's live events only:
+// the log a player reads and the board of the latest turn (the final board once the
+// match is over). A reload replays the same events from the stream's start, so the
+// page after a reload is the page that watched it live.
+import { W } from "./match-words.js";
+
+const FULL = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+export class History {
+  // names: {seatName(i), isYou(i), solo()}: read when a line is written.
+  constructor(listEl, names) {
+    this.el = listEl;
+    this.names = names;
+    this.reset();
+  }
+
+  reset() {
+    this.el.textContent = "";
+    this.pending = null; // the line of a throw whose cover is still to come
+    this.board = null; // {seat, open, dice, dead, throws, covered}
+    this.lastPlayed = null; // the latest board with a throw on it
+    this.lastDead = null; // {seat, dice} of the latest throw that reached nothing
+    this.over = false;
+  }
+
+  line(text, cls, n) {
+    const li = document.createElement("li");
+    if (cls) li.className = cls;
+    if (n !== undefined) {
+      const num = document.createElement("span");
+      num.className = "n";
+      num.textContent = W.throwNo(n);
+      li.append(num, " ");
+    }
+    li.append(text);
+    this.el.prepend(li);
+    return li;
+  }
+
+  /** Take one event in; returns what a screen reader should hear of it, or "". */
+  add(ev) {
+    const { seatName, isYou, solo } = this.names;
+    const who = ev.seat === undefined ? "" : seatName(ev.seat);
+    switch (ev.type) {
+      case "started":
+        this.board = { seat: 0, open: FULL, dice: null, dead: false, throws: 0, covered: [] };
+        this.line(W.logStarted, "event");
+        return W.logStarted;
+      case "turn_started":
+        this.board = { seat: ev.seat, open: FULL, dice: null, dead: false, throws: 0, covered: [] };
+        return isYou(ev.seat) ? W.sayYourTurn : W.sayTurn(who);
+      case "thrown": {
+        const b = this.board || { seat: ev.seat, open: FULL, throws: 0 };
+        this.board = { ...b, seat: ev.seat, n: ev.n, dice: ev.dice, dead: ev.options.length === 0, throws: b.throws + 1, covered: [] };
+        this.lastPlayed = this.board;
+        if (ev.options.length === 0) {
+          this.lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };
+          this.pending = null;
+          this.line(W.logDead(who, ev.dice, solo()), "dead", ev.n);
+          return `${W.sayThrow(who, ev.dice, [])} ${W.deadNotice(isYou(ev.seat) ? W.you : who, ev.dice, solo())}`;
+        }
+        this.lastDead = null;
+        this.pending = this.line(W.logThrow(who, ev.dice), "", ev.n);
+        this.pendingN = ev.n;
+        return W.sayThrow(who, ev.dice, ev.options);
+      }
+      case "covered": {
+        const b = this.board;
+        const d = b && b.dice ? b.dice : [];
+        this.board = { ...b, open: ev.open, covered: ev.tiles };
+        this.lastPlayed = this.board;
+        if (this.pending && this.pendingN === ev.n) this.pending.remove();
+        this.pending = null;
+        this.line(W.logCover(who, d, ev.tiles), "", ev.n);
+        return W.sayCover(who, ev.tiles);
+      }
+      case "turn_ended":
+        if (ev.shut) this.line(W.logJackpot(who, ev.throws), "jackpot");
+        else this.line(W.logScore(who, isYou(ev.seat), ev.score, ev.total), "score");
+        return ev.shut ? W.logJackpot(who, ev.throws) : W.logScore(who, isYou(ev.seat), ev.score, ev.total);
+      case "seat_out":
+        this.line(W.logOut(who, isYou(ev.seat), ev.reason), "out");
+        return W.logOut(who, isYou(ev.seat), ev.reason);
+      case "joined":
+        this.line(W.logJoined(ev.name, ev.seat), "event");
+        return W.logJoined(ev.name, ev.seat);
+      case "left":
+        this.line(W.logLeft(ev.seat), "event");
+        return W.logLeft(ev.seat);
+      case "match_ended":
+        this.over = true;
+        this.line(W.logOver, "event");
+        return ""; // the result itself is announced by the page
+      case "cancelled":
+        this.over = true;
+        this.line(W.logCancelled, "event");
+        return W.calledOff;
+      default:
+        return "";
+    }
+  }
+
+  /** The board to show once the match is over: the last turn that saw a throw. */
+  finalBoard() {
+    const b = this.board && this.board.throws > 0 ? this.board : this.lastPlayed;
+    return b || null;
+  }
+}

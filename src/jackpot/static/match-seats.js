@@ -1,0 +1,116 @@
+// The match page's seats and its result: names (linked to profiles where there is
+// one to open), running totals, bots' strength badges, who is out, and the places.
+import { W } from "./match-words.js";
+
+// Per seat: the profile its name links to, a bot's strength once the match is over.
+// Kept beside the state (no live event carries them) and asked for again when they
+// can change: a seat taken or freed, the match over, a resync.
+let seatLinks = JSON.parse(document.getElementById("seat-links").textContent).seats;
+
+export async function refreshSeatLinks(matchId, then) {
+  try {
+    const resp = await fetch(`/api/matches/${matchId}/seats`, { credentials: "same-origin" });
+    if (resp.ok) { seatLinks = (await resp.json()).seats; then(); }
+  } catch { /* names stay as they were; play is unaffected */ }
+}
+
+function nameEl(s, links) {
+  const el = document.createElement("span");
+  el.className = "name";
+  const text = s.name || W.freeSeat;
+  if (s.name && links.profile) {
+    const a = document.createElement("a");
+    a.href = `/players/${encodeURIComponent(links.profile)}`;
+    a.textContent = text;
+    el.append(a);
+  } else {
+    el.textContent = text;
+  }
+  el.title = text; // a long name is cut short with an ellipsis where space is tight
+  if (s.you) el.append(W.youMark);
+  return el;
+}
+
+// The bot's strength is drawn from the seed, so it stays secret until the end (a
+// match called off before the start never drew one).
+function botBadge(strength, finished) {
+  const b = document.createElement("span");
+  b.className = "badge";
+  if (strength) {
+    b.textContent = W.strength(strength);
+    b.title = W.strengthTitle(W.strengths[strength] || strength);
+  } else if (!finished) {
+    b.textContent = W.strengthSecret;
+    b.title = W.strengthSecretTitle;
+  } else {
+    b.textContent = W.bot;
+    b.title = W.botTitle;
+  }
+  return b;
+}
+
+export function renderSeats(state, list) {
+  list.textContent = "";
+  state.seats.forEach((s, i) => {
+    const li = document.createElement("li");
+    li.className = "seat";
+    const current = state.turn && state.turn.seat === i;
+    li.classList.toggle("current", Boolean(current));
+    if (current) li.setAttribute("aria-current", "step");
+    li.classList.toggle("you", Boolean(s.you));
+    li.classList.toggle("out", Boolean(s.out));
+    const links = seatLinks[i] || {};
+    const total = document.createElement("span");
+    total.className = "total";
+    total.textContent = s.name ? `${s.total}` : "";
+    total.title = W.runningTotal;
+    li.append(nameEl(s, links), total);
+    if (s.bot) li.append(botBadge(links.strength, state.status === "finished"));
+    if (s.out) {
+      const o = document.createElement("span");
+      o.className = "out-tag";
+      o.textContent = s.out === "timeout" ? W.outTime : W.outResigned;
+      li.append(o);
+    }
+    list.append(li);
+  });
+}
+
+export function renderResult(state, el, seatName, me) {
+  if (state.status !== "finished") { el.hidden = true; return; }
+  el.hidden = false;
+  const r = state.result;
+  // Drawn again only when something in it changed, so focus inside it stays put.
+  const key = JSON.stringify([r, state.seats.map((s, i) => [seatName(i), s.out])]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.textContent = "";
+  if (!r) {
+    const p = document.createElement("p");
+    p.textContent = W.calledOff;
+    el.append(p);
+    return;
+  }
+  const h = document.createElement("h2");
+  if (state.seats.length === 1) h.textContent = r.shut[0] !== null ? W.practiceShut(r.shut[0]) : W.practiceScore(r.totals[0]);
+  else if (r.winners.length === 0) h.textContent = W.matchOver;
+  else if (me >= 0 && r.winners.includes(me)) h.textContent = r.winners.length > 1 ? W.youShare : W.youWin;
+  else h.textContent = r.winners.length > 1 ? W.drawBetween(r.winners.map(seatName)) : W.wins(seatName(r.winners[0]));
+  el.append(h);
+  const ul = document.createElement("ul");
+  ul.className = "places";
+  const order = state.seats.map((_, i) => i).sort((a, b) => r.places[a] - r.places[b]);
+  for (const i of order) {
+    const li = document.createElement("li");
+    li.textContent = W.placeLine(r.places[i], seatName(i), r.totals[i], r.shut[i], state.seats[i].out);
+    ul.append(li);
+  }
+  el.append(ul);
+  const p = document.createElement("p");
+  p.textContent = `${W.roundsPlayed(r.rounds)} `;
+  const a = document.createElement("a");
+  a.href = "/";
+  a.textContent = W.playAgain;
+  p.append(a);
+  el.append(p);
+}

@@ -1,0 +1,117 @@
+"""axe-core on every page of the site, in the light and the dark colour scheme:
+no violation of impact serious or critical anywhere (tests/browser/a11y.py)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+from a11y import axe_violations, describe
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+
+def account(ctx: BrowserContext, url: str, name: str) -> Page:
+    page = ctx.new_page()
+    r = page.request.post(
+        url + "/api/account",
+        data={"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name},
+    )
+    assert r.status == 201, r.text()
+    return page
+
+
+def post(page: Page, url: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    r = page.request.post(url, data=data or {})
+    assert r.status in (200, 201), r.text()
+    return dict(r.json())
+
+
+def play_turn_of(page: Page, url: str, mid: str) -> dict[str, Any]:
+    """The seat of ``page`` throws and covers until its turn ends (highest option)."""
+    state = page.request.get(f"{url}/api/matches/{mid}").json()
+    me = next(i for i, s in enumerate(state["seats"]) if s["you"])
+    while state["status"] == "playing" and state["turn"]["seat"] == me:
+        if state["turn"]["dice"] is None:
+            state = post(page, f"{url}/api/matches/{mid}/throw")
+        else:
+            state = post(page, f"{url}/api/matches/{mid}/cover", {"tiles": state["turn"]["options"][-1]})
+    return state
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str) -> None:
+    url = live_server.url
+    tag = secrets.token_hex(2)
+    ana_ctx = browser.new_context(color_scheme=scheme)
+    ben_ctx = browser.new_context(color_scheme=scheme)
+    guest_ctx = browser.new_context(color_scheme=scheme)
+    ana = account(ana_ctx, url, f"Ana{tag}")
+    ben = account(ben_ctx, url, f"Ben{tag}")
+    guest = guest_ctx.new_page()
+    failures: list[str] = []
+
+    def check(page: Page, where: str) -> None:
+        bad = [v for v in axe_violations(page) if v["impact"] in ("serious", "critical")]
+        if bad:
+            failures.append(f"{where} ({page.url}):\n{describe(bad)}")
+
+    # Pages anyone sees.
+    for path in ("/", "/rules", "/fair-play", "/verify", "/signup", "/login", "/reset",
+                 "/reset/not-a-real-token", "/leaderboard"):
+        guest.goto(url + path)
+        check(guest, path)
+
+    # A waiting match in the lobby; the new-match form.
+    waiting = post(ana, url + "/api/matches", {"seats": 2, "bots": 0})["id"]
+    ana.goto(url + "/lobby")
+    expect(ana.locator(f"a[href='/matches/{waiting}']")).to_be_visible()
+    check(ana, "lobby")
+    ana.goto(url + "/matches/new")
+    check(ana, "new match")
+    ana.goto(f"{url}/matches/{waiting}")
+    check(ana, "a match waiting for players")
+
+    # Two seats in progress: the guest against the bot, after a throw (tiles on offer).
+    guest.goto(url + "/")
+    guest.click("#play-bot")
+    expect(guest.locator("#status")).to_contain_text("Your throw")
+    guest.click("#throw")
+    expect(guest.locator("#dice .die")).not_to_have_count(0)
+    check(guest, "a 2-seat match in progress")
+
+    # Four seats in progress, Ana with three bots, part way through.
+    four = post(ana, url + "/api/matches", {"seats": 4, "bots": 3})["id"]
+    play_turn_of(ana, url, four)
+    ana.goto(f"{url}/matches/{four}")
+    expect(ana.locator("#seats li")).to_have_count(4)
+    check(ana, "a 4-seat match in progress")
+
+    # Three seats, Ana out while it goes on; then Ben out too: the bot wins.
+    three = post(ana, url + "/api/matches", {"seats": 3, "bots": 1})["id"]
+    post(ben, f"{url}/api/matches/{three}/join")
+    play_turn_of(ana, url, three)
+    post(ana, f"{url}/api/matches/{three}/resign")
+    ana.goto(f"{url}/matches/{three}")
+    expect(ana.locator("#seats li.out")).to_have_count(1)
+    check(ana, "a 3-seat match going on with a seat out")
+    post(ben, f"{url}/api/matches/{three}/resign")
+    ana.goto(f"{url}/matches/{three}")
+    expect(ana.locator("#result")).to_be_visible()
+    check(ana, "a finished match with seats out")
+    ana.goto(f"{url}/matches/{three}/replay")
+    expect(ana.locator("#where")).to_contain_text(re.compile(r"Step \d+ of"))
+    check(ana, "replay")
+    ana.goto(f"{url}/verify?match={three}")
+    expect(ana.locator("#verify-summary")).to_contain_text("✓", timeout=30000)
+    check(ana, "verify with a record checked")
+
+    # A player's pages.
+    for path in (f"/players/Ana{tag}", f"/players/Ana{tag}/history", "/account", "/my"):
+        ana.goto(url + path)
+        check(ana, path)
+
+    for ctx in (ana_ctx, ben_ctx, guest_ctx):
+        ctx.close()
+    assert not failures, "axe-core found serious or critical violations:\n\n" + "\n\n".join(failures)

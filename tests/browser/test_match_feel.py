@@ -1,0 +1,325 @@
+"""The match page as a player feels it (issue 13): other seats' turns played out
+step by step, the final board, keyboard play, Classic sets picked tile by tile, a
+seat that is out, a lost connection, one log live and after a reload, and "Verify
+this match"."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from browser_helpers import NEXT_ACTION
+from playwright.sync_api import Browser, Page, expect
+from test_replay import finished_match
+
+#: Records every dice shown on the board in turn, and whether Skip ever showed.
+WATCH_DICE = """
+window.__seen = [];
+window.__skipShown = false;
+document.addEventListener("DOMContentLoaded", () => {
+  const dice = document.getElementById("dice");
+  const skip = document.getElementById("skip");
+  new MutationObserver(() => {
+    const shown = [...dice.querySelectorAll(".die")].map((d) => d.textContent).join(",");
+    const entry = `${dice.dataset.throw}:${shown}`;
+    if (shown && entry !== window.__seen[window.__seen.length - 1]) window.__seen.push(entry);
+  }).observe(dice, { childList: true, subtree: true });
+  new MutationObserver(() => { if (!skip.hidden) window.__skipShown = true; })
+    .observe(skip, { attributes: true });
+});
+"""
+
+
+def in_order(wanted: list[str], seen: list[str]) -> bool:
+    """Whether ``wanted`` appears in ``seen`` in order (other entries in between)."""
+    it = iter(seen)
+    return all(any(w == s for s in it) for w in wanted)
+
+
+def api(page: Page, method: str, url: str, data: dict[str, Any] | None = None) -> Any:
+    r = page.request.fetch(url, method=method, data=data)
+    assert r.ok, r.text()
+    return r.json()
+
+
+def sign_up(page: Page, url: str, name: str) -> None:
+    api(page, "POST", url + "/api/account",
+        {"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name})
+
+
+def bot_throws(page: Page, url: str, mid: str, bot_seat: int) -> list[list[int]]:
+    record = api(page, "GET", f"{url}/api/matches/{mid}/record")
+    return [e["dice"] for e in record["events"] if e["type"] == "throw" and e["seat"] == bot_seat]
+
+
+MY_TURN_ENDS = (
+    "() => [...document.querySelectorAll('#log li')]"
+    ".filter(li => /You threw .*nothing reachable|You shut the box/.test(li.textContent)).length"
+)
+
+
+def play_my_turn_by_keys(page: Page) -> None:
+    """Throw and cover (the first tile on offer) with the keyboard until my turn ends."""
+    ended = page.evaluate(MY_TURN_ENDS)
+    for _ in range(40):
+        action = page.wait_for_function(NEXT_ACTION).json_value()
+        if action == "over" or (action == "throw" and "Your throw" not in page.locator("#status").inner_text()):
+            return
+        # Space throws (nothing focused, or Throw focused) or presses the focused tile:
+        # after a throw the first tile on offer has the focus.
+        page.keyboard.press("Space")
+        done = page.wait_for_function(
+            f"() => ({MY_TURN_ENDS})() > {ended} ? 'ended'"
+            " : document.querySelector('#match').dataset.settled === '1' ? 'settled' : false"
+        ).json_value()
+        if done == "ended":
+            return
+
+
+def test_the_bots_turn_is_played_out_step_by_step(browser: Browser, live_server: Any) -> None:
+    """With motion allowed every bot throw is shown on its own, and Skip jumps to
+    now; under prefers-reduced-motion the bot's turn shows at once."""
+    url = live_server.url
+    ctx = browser.new_context(reduced_motion="no-preference")
+    ctx.add_init_script(WATCH_DICE)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.click("#play-bot")
+    mid = page.url.rsplit("/", 1)[1]
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    play_my_turn_by_keys(page)
+    expect(page.locator("#status")).to_contain_text(re.compile("Your throw|Bot"))
+    page.wait_for_function(NEXT_ACTION)  # settled: the bot's turn has been shown
+    thrown = [",".join(map(str, d)) for d in bot_throws(page, url, mid, 1)]
+    assert thrown, "the bot threw nothing"
+    # Each of the bot's throws was on the board, in order.
+    seen = [e.split(":")[1] for e in page.evaluate("window.__seen")]
+    assert in_order(thrown, seen), f"{thrown} {seen} {page.locator('#log').inner_text()}"
+
+    # Skip: on a later turn with steps still queued, one click shows everything.
+    skipped = False
+    for _ in range(12):
+        if page.locator("#result").is_visible():
+            break
+        play_my_turn_by_keys(page)
+        state = page.wait_for_function(
+            "() => !document.querySelector('#skip').hidden ? 'skip'"
+            " : document.querySelector('#match').dataset.settled === '1' ? 'settled' : false"
+        ).json_value()
+        if state == "skip":
+            page.click("#skip")
+            expect(page.locator("#skip")).to_be_hidden()
+            expect(page.locator("#match")).to_have_attribute("data-settled", "1")
+            skipped = True
+            break
+    assert skipped or page.locator("#result").is_visible(), "no bot turn long enough to skip"
+    ctx.close()
+
+    # Reduced motion: nothing is held back, so there is never anything to skip.
+    ctx = browser.new_context(reduced_motion="reduce")
+    ctx.add_init_script(WATCH_DICE)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.click("#play-bot")
+    mid = page.url.rsplit("/", 1)[1]
+    for _ in range(4):
+        play_my_turn_by_keys(page)
+        page.wait_for_function(NEXT_ACTION)
+    assert len(bot_throws(page, url, mid, 1)) >= 2
+    assert page.evaluate("window.__skipShown") is False
+    ctx.close()
+
+
+def test_the_final_board_is_the_last_turns(page: Page, live_server: Any) -> None:
+    """A solo Jackpot match ends with the box shut: the board shows nine tiles down,
+    no stale dead-throw notice, the result first; the replay's last step too."""
+    url = live_server.url
+    page.goto(url + "/")
+    mid = finished_match(page, url, "jackpot")
+    page.goto(f"{url}/matches/{mid}")
+    expect(page.locator("#result h2")).to_contain_text("shut the box")
+    expect(page.locator("#board-caption")).to_contain_text("final board")
+    expect(page.locator(".tile.covered")).to_have_count(9)
+    expect(page.locator("#notice")).to_have_text("")
+    # The result comes before the board in the page.
+    assert page.evaluate(
+        "document.querySelector('#result').compareDocumentPosition("
+        "document.querySelector('#board')) & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    page.goto(f"{url}/matches/{mid}/replay")
+    page.keyboard.press("End")
+    expect(page.locator("#step-text")).to_contain_text("Box shut!")
+    expect(page.locator("#replay-tiles .tile.covered")).to_have_count(9)
+
+
+def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server: Any) -> None:
+    url = live_server.url
+    page.goto(url + "/")
+    page.click("#play-bot")
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    active = "() => document.activeElement.id || document.activeElement.dataset.tile || document.activeElement.tagName"
+    # A focused button keeps its own Space: Resign opens its question, no throw.
+    page.focus("#resign")
+    page.keyboard.press("Space")
+    expect(page.locator("#resign-confirm")).to_be_visible()
+    expect(page.locator("#dice .die")).to_have_count(0)
+    page.keyboard.press("Enter")  # "No, keep playing" has the focus
+    expect(page.locator("#resign")).to_be_focused()
+    page.evaluate("document.activeElement.blur()")
+
+    covered = 0
+    for _ in range(40):
+        page.wait_for_function(NEXT_ACTION)
+        if "Your throw" not in page.locator("#status").inner_text():
+            break
+        page.keyboard.press("Space")  # nothing focused: the shortcut throws
+        page.wait_for_function(NEXT_ACTION)
+        if page.locator(".tile.offered").count() == 0:
+            break  # a dead throw: the turn passed
+        first = page.locator(".tile.offered").first.get_attribute("data-tile")
+        assert page.evaluate(active) == first, "focus is not on the first tile on offer"
+        # Shift+Tab goes back to Throw: the page order is the order of play.
+        page.keyboard.press("Shift+Tab")
+        expect(page.locator("#throw")).to_be_focused()
+        page.keyboard.press("Tab")
+        assert page.evaluate(active) == first
+        page.keyboard.press("Space")  # presses the focused tile
+        expect(page.locator(f".tile[data-tile='{first}']")).to_have_class(re.compile("covered"))
+        page.wait_for_function(NEXT_ACTION)
+        covered += 1
+        if "Your throw" in page.locator("#status").inner_text():
+            expect(page.locator("#throw")).to_be_focused()
+            page.evaluate("document.activeElement.blur()")
+    assert covered >= 1 or page.locator("#log .dead").count() >= 1
+    # After the bot's turn the turn comes back with focus on Throw (if the match goes on).
+    page.focus("#throw")
+    if page.locator("#result").is_hidden():
+        expect(page.locator("#status")).to_contain_text("Your throw")
+        expect(page.locator("#throw")).to_have_attribute("aria-disabled", "false")
+        page.keyboard.press("Space")
+        expect(page.locator("#dice .die")).to_have_count(2)
+    # Every throw and cover was said in the polite live region.
+    said = page.locator("#announce").inner_text()
+    assert "You threw" in said
+
+
+def test_classic_sets_narrow_as_tiles_are_picked(page: Page, live_server: Any) -> None:
+    url = live_server.url
+    page.goto(url + "/")
+    page.click("text=Practise Classic alone")
+    for _ in range(200):
+        action = page.wait_for_function(NEXT_ACTION).json_value()
+        if action == "over":
+            page.goto(url + "/")
+            page.click("text=Practise Classic alone")
+            continue
+        if action == "throw":
+            page.click("#throw")
+            continue
+        sets = page.evaluate(
+            "[...document.querySelectorAll('.option')].map(b => b.textContent.split(' + ').map(Number))"
+        )
+        multi = [s for s in sets if len(s) > 1]
+        total = sum(int(d) for d in page.locator("#dice .die").all_inner_texts())
+        if not multi or len(sets) < 2:
+            page.locator(".option").first.click()
+            continue
+        chosen = multi[0]
+        expect(page.locator("#pick-sum")).to_have_text(f"0 of {total}")
+        page.click(f".tile[data-tile='{chosen[0]}']")
+        expect(page.locator("#pick-sum")).to_have_text(f"{chosen[0]} of {total}")
+        # Only tiles that can still complete a set with the pick stay highlighted.
+        can = sorted({t for s in sets if chosen[0] in s for t in s if t != chosen[0]})
+        offered = sorted(int(t) for t in page.locator(".tile.offered").evaluate_all(
+            "ts => ts.map(t => t.dataset.tile)"))
+        assert offered == can, (offered, can)
+        expect(page.locator(".option")).to_have_count(len([s for s in sets if chosen[0] in s]))
+        # A tile that cannot join says why, by key.
+        open_tiles = [int(t) for t in page.locator(".tile:not(.covered)").evaluate_all(
+            "ts => ts.map(t => t.dataset.tile)")]
+        misfit = [t for t in open_tiles if t not in can and t != chosen[0]]
+        if misfit:
+            page.keyboard.press(str(misfit[0]))
+            expect(page.locator("#message")).to_contain_text(f"{misfit[0]} cannot go with")
+        # Clear starts again; then the whole set, tile by tile, covers it.
+        page.click("#pick-clear")
+        expect(page.locator("#pick-sum")).to_have_text(f"0 of {total}")
+        for t in chosen:
+            page.click(f".tile[data-tile='{t}']")
+        for t in chosen:
+            expect(page.locator(f".tile[data-tile='{t}']")).to_have_class(re.compile("covered"))
+        return
+    raise AssertionError("no throw offered a choice of sets")
+
+
+def test_a_seat_that_is_out_watches_the_match_go_on(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    tag = secrets.token_hex(2)
+    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    sign_up(ana, url, f"Ana{tag}")
+    sign_up(ben, url, f"Ben{tag}")
+    mid = api(ana, "POST", url + "/api/matches", {"seats": 3, "bots": 1})["id"]
+    api(ben, "POST", f"{url}/api/matches/{mid}/join", {})
+    ana.goto(f"{url}/matches/{mid}")
+    expect(ana.locator("#status")).to_contain_text("Your throw")
+    ana.click("#resign")
+    expect(ana.locator("#resign-question")).to_contain_text("Resign")
+    ana.click("#resign-yes")
+    expect(ana.locator("#status")).to_have_text(re.compile("You are out.*the match goes on"))
+    expect(ana.locator("#controls")).to_be_hidden()
+    expect(ana.locator("#resign-box")).to_be_hidden()
+    expect(ana.locator("#result")).to_be_hidden()
+    expect(ana.locator("#seats li.out")).to_have_count(1)
+    ana_ctx.close()
+    ben_ctx.close()
+
+
+def test_reconnecting_and_one_log_live_and_after_reload(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    tag = secrets.token_hex(2)
+    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    sign_up(ana, url, f"Ana{tag}")
+    sign_up(ben, url, f"Ben{tag}")
+    mid = api(ana, "POST", url + "/api/matches", {"seats": 2, "bots": 0})["id"]
+    ana.goto(f"{url}/matches/{mid}")
+    ben.goto(f"{url}/matches/{mid}")
+    ben.click("#join")
+    expect(ana.locator("#status")).to_contain_text("Your throw")
+    expect(ana.locator("#log")).to_contain_text(f"Ben{tag} took seat 2")
+    expect(ana.locator("#connection")).to_be_hidden()
+
+    # Ben's network goes; his page says so, and catches up when it is back.
+    ben_ctx.set_offline(True)
+    expect(ben.locator("#connection")).to_be_visible()
+    expect(ben.locator("#connection")).to_contain_text("reconnecting")
+    ana.click("#throw")
+    expect(ana.locator("#log")).to_contain_text("You threw")
+    ben_ctx.set_offline(False)
+    expect(ben.locator("#connection")).to_be_hidden()
+    expect(ben.locator("#log")).to_contain_text(f"Ana{tag} threw")
+
+    # One log: what the pages wrote live is what a fresh load writes.
+    for page in (ana, ben):
+        page.wait_for_function(NEXT_ACTION)
+        live = page.locator("#log").inner_text()
+        assert "took seat 2" in live and "threw" in live
+        page.reload()
+        expect(page.locator("#log li")).to_have_count(len(live.splitlines()))
+        assert page.locator("#log").inner_text() == live
+    ana_ctx.close()
+    ben_ctx.close()
+
+
+def test_verify_this_match_loads_its_record_and_runs(page: Page, live_server: Any) -> None:
+    url = live_server.url
+    page.goto(url + "/")
+    mid = finished_match(page, url, "classic")
+    page.goto(f"{url}/matches/{mid}")
+    page.click("#verify-link")
+    expect(page).to_have_url(re.compile(rf"/verify\?match={mid}$"))
+    expect(page.locator("#verify-summary")).to_contain_text("✓ Verified", timeout=30000)
+    expect(page.locator("#verify-scope")).to_contain_text("Not proved")
+    expect(page.locator("#verify-scope")).to_contain_text("names")
