@@ -52,9 +52,15 @@ messages: $(STAMP)
 # PostgreSQL for the second pass of the web suite (this machine kind runs one there).
 PG_TEST_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
+# axe-core for the browser tests' accessibility check, pinned by the lock file.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
 # Browser tests run in their own pytest process: Playwright's sync API keeps an event
 # loop running in the main thread, which the async web tests cannot share.
-test: lint typecheck catalogs
+test: lint typecheck catalogs $(AXE)
 	$(BIN)/pytest --ignore=tests/browser
 	$(BIN)/pytest tests/browser
 	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest tests/web

@@ -29,9 +29,7 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     plus axe's best practices)."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(content=axe_source())
-    result: dict[str, Any] = page.evaluate(
-        "() => axe.run(document, {resultTypes: ['violations']})"
-    )
+    result: dict[str, Any] = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     return list(result["violations"])
 
 

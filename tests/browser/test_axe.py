@@ -36,7 +36,9 @@ def play_turn_of(page: Page, url: str, mid: str) -> dict[str, Any]:
         if state["turn"]["dice"] is None:
             state = post(page, f"{url}/api/matches/{mid}/throw")
         else:
-            state = post(page, f"{url}/api/matches/{mid}/cover", {"tiles": state["turn"]["options"][-1]})
+            state = post(
+                page, f"{url}/api/matches/{mid}/cover", {"tiles": state["turn"]["options"][-1]}
+            )
     return state
 
 
@@ -44,9 +46,9 @@ def play_turn_of(page: Page, url: str, mid: str) -> dict[str, Any]:
 def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str) -> None:
     url = live_server.url
     tag = secrets.token_hex(2)
-    ana_ctx = browser.new_context(color_scheme=scheme)
-    ben_ctx = browser.new_context(color_scheme=scheme)
-    guest_ctx = browser.new_context(color_scheme=scheme)
+    ana_ctx = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
+    ben_ctx = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
+    guest_ctx = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
     ana = account(ana_ctx, url, f"Ana{tag}")
     ben = account(ben_ctx, url, f"Ben{tag}")
     guest = guest_ctx.new_page()
@@ -58,8 +60,17 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
             failures.append(f"{where} ({page.url}):\n{describe(bad)}")
 
     # Pages anyone sees.
-    for path in ("/", "/rules", "/fair-play", "/verify", "/signup", "/login", "/reset",
-                 "/reset/not-a-real-token", "/leaderboard"):
+    for path in (
+        "/",
+        "/rules",
+        "/fair-play",
+        "/verify",
+        "/signup",
+        "/login",
+        "/reset",
+        "/reset/not-a-real-token",
+        "/leaderboard",
+    ):
         guest.goto(url + path)
         check(guest, path)
 
@@ -114,4 +125,6 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
 
     for ctx in (ana_ctx, ben_ctx, guest_ctx):
         ctx.close()
-    assert not failures, "axe-core found serious or critical violations:\n\n" + "\n\n".join(failures)
+    assert not failures, "axe-core found serious or critical violations:\n\n" + "\n\n".join(
+        failures
+    )

@@ -44,8 +44,12 @@ def api(page: Page, method: str, url: str, data: dict[str, Any] | None = None) -
 
 
 def sign_up(page: Page, url: str, name: str) -> None:
-    api(page, "POST", url + "/api/account",
-        {"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name})
+    api(
+        page,
+        "POST",
+        url + "/api/account",
+        {"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name},
+    )
 
 
 def bot_throws(page: Page, url: str, mid: str, bot_seat: int) -> list[list[int]]:
@@ -64,7 +68,9 @@ def play_my_turn_by_keys(page: Page) -> None:
     ended = page.evaluate(MY_TURN_ENDS)
     for _ in range(40):
         action = page.wait_for_function(NEXT_ACTION).json_value()
-        if action == "over" or (action == "throw" and "Your throw" not in page.locator("#status").inner_text()):
+        if action == "over" or (
+            action == "throw" and "Your throw" not in page.locator("#status").inner_text()
+        ):
             return
         # Space throws (nothing focused, or Throw focused) or presses the focused tile:
         # after a throw the first tile on offer has the focus.
@@ -158,7 +164,10 @@ def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server:
     page.goto(url + "/")
     page.click("#play-bot")
     expect(page.locator("#status")).to_contain_text("Your throw")
-    active = "() => document.activeElement.id || document.activeElement.dataset.tile || document.activeElement.tagName"
+    active = (
+        "() => document.activeElement.id || document.activeElement.dataset.tile"
+        " || document.activeElement.tagName"
+    )
     # A focused button keeps its own Space: Resign opens its question, no throw.
     page.focus("#resign")
     page.keyboard.press("Space")
@@ -197,11 +206,12 @@ def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server:
     if page.locator("#result").is_hidden():
         expect(page.locator("#status")).to_contain_text("Your throw")
         expect(page.locator("#throw")).to_have_attribute("aria-disabled", "false")
+        # The polite live region said whose turn it is.
+        expect(page.locator("#announce")).to_contain_text("Your turn.")
         page.keyboard.press("Space")
         expect(page.locator("#dice .die")).to_have_count(2)
-    # Every throw and cover was said in the polite live region.
-    said = page.locator("#announce").inner_text()
-    assert "You threw" in said
+    # Throws and covers are said in the polite live region too.
+    expect(page.locator("#announce")).to_contain_text("You threw")
 
 
 def test_classic_sets_narrow_as_tiles_are_picked(page: Page, live_server: Any) -> None:
@@ -218,7 +228,8 @@ def test_classic_sets_narrow_as_tiles_are_picked(page: Page, live_server: Any) -
             page.click("#throw")
             continue
         sets = page.evaluate(
-            "[...document.querySelectorAll('.option')].map(b => b.textContent.split(' + ').map(Number))"
+            "[...document.querySelectorAll('.option')]"
+            ".map(b => b.textContent.split(' + ').map(Number))"
         )
         multi = [s for s in sets if len(s) > 1]
         total = sum(int(d) for d in page.locator("#dice .die").all_inner_texts())
@@ -231,13 +242,19 @@ def test_classic_sets_narrow_as_tiles_are_picked(page: Page, live_server: Any) -
         expect(page.locator("#pick-sum")).to_have_text(f"{chosen[0]} of {total}")
         # Only tiles that can still complete a set with the pick stay highlighted.
         can = sorted({t for s in sets if chosen[0] in s for t in s if t != chosen[0]})
-        offered = sorted(int(t) for t in page.locator(".tile.offered").evaluate_all(
-            "ts => ts.map(t => t.dataset.tile)"))
+        offered = sorted(
+            int(t)
+            for t in page.locator(".tile.offered").evaluate_all("ts => ts.map(t => t.dataset.tile)")
+        )
         assert offered == can, (offered, can)
         expect(page.locator(".option")).to_have_count(len([s for s in sets if chosen[0] in s]))
         # A tile that cannot join says why, by key.
-        open_tiles = [int(t) for t in page.locator(".tile:not(.covered)").evaluate_all(
-            "ts => ts.map(t => t.dataset.tile)")]
+        open_tiles = [
+            int(t)
+            for t in page.locator(".tile:not(.covered)").evaluate_all(
+                "ts => ts.map(t => t.dataset.tile)"
+            )
+        ]
         misfit = [t for t in open_tiles if t not in can and t != chosen[0]]
         if misfit:
             page.keyboard.press(str(misfit[0]))
@@ -303,7 +320,7 @@ def test_reconnecting_and_one_log_live_and_after_reload(browser: Browser, live_s
 
     # One log: what the pages wrote live is what a fresh load writes.
     for page in (ana, ben):
-        page.wait_for_function(NEXT_ACTION)
+        expect(page.locator("#match")).to_have_attribute("data-settled", "1")
         live = page.locator("#log").inner_text()
         assert "took seat 2" in live and "threw" in live
         page.reload()
@@ -323,3 +340,93 @@ def test_verify_this_match_loads_its_record_and_runs(page: Page, live_server: An
     expect(page.locator("#verify-summary")).to_contain_text("✓ Verified", timeout=30000)
     expect(page.locator("#verify-scope")).to_contain_text("Not proved")
     expect(page.locator("#verify-scope")).to_contain_text("names")
+
+
+#: A stand-in for Web Audio that counts the sounds started.
+AUDIO_STUB = """
+window.__sounds = 0;
+class FakeNode { connect(n) { return n || this; } }
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.state = "running"; this.destination = new FakeNode(); }
+  resume() {}
+  createOscillator() {
+    const o = new FakeNode();
+    o.frequency = { value: 0 };
+    o.start = () => { window.__sounds += 1; };
+    o.stop = () => {};
+    return o;
+  }
+  createGain() {
+    const g = new FakeNode();
+    g.gain = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+    return g;
+  }
+};
+"""
+
+
+def test_sound_is_off_until_chosen_and_remembered(page: Page, live_server: Any) -> None:
+    page.add_init_script(AUDIO_STUB)
+    page.goto(live_server.url + "/")
+    page.click("#play-bot")
+    expect(page.locator("#sound")).not_to_be_checked()
+    page.click("#throw")
+    expect(page.locator("#dice .die")).not_to_have_count(0)
+    assert page.evaluate("window.__sounds") == 0
+    page.check("#sound")
+    page.reload()
+    expect(page.locator("#sound")).to_be_checked()
+    page.wait_for_function(NEXT_ACTION)
+    before = page.evaluate("window.__sounds")
+    if page.locator(".tile.offered").count():
+        page.locator(".tile.offered").first.click()
+        page.wait_for_function(NEXT_ACTION)
+    if page.locator("#result").is_hidden():
+        page.click("#throw")
+        page.wait_for_function("(n) => window.__sounds > n", arg=before)
+
+
+def test_calling_a_match_off_says_so(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sign_up(page, url, f"Cal{secrets.token_hex(2)}")
+    mid = api(page, "POST", url + "/api/matches", {"seats": 2, "bots": 0})["id"]
+    page.goto(f"{url}/matches/{mid}")
+    expect(page.locator("#resign")).to_have_text("Call the match off")
+    page.click("#resign")
+    expect(page.locator("#resign-question")).to_contain_text("Call the match off?")
+    expect(page.locator("#resign-yes")).to_have_text("Yes, call it off")
+    page.click("#resign-yes")
+    expect(page.locator("#round")).to_have_text("Called off")
+    expect(page.locator("#result")).to_have_text("This match was called off before it started.")
+    assert "Round 0" not in page.locator("main").inner_text()
+    ctx.close()
+
+
+def test_the_one_die_key_in_classic(page: Page, live_server: Any) -> None:
+    """Once 7, 8 and 9 are down in Classic, the key 1 throws one die."""
+    url = live_server.url
+    page.goto(url + "/")
+    for _ in range(40):
+        state = api(
+            page, "POST", url + "/api/matches", {"variant": "classic", "seats": 1, "bots": 0}
+        )
+        mid = state["id"]
+        while state["status"] == "playing" and not state["turn"]["one_die"]:
+            turn = state["turn"]
+            if turn["dice"] is None:
+                state = api(page, "POST", f"{url}/api/matches/{mid}/throw", {})
+            else:  # the set with the highest tiles, to get 7, 8 and 9 down
+                best = max(turn["options"], key=lambda o: sorted(o, reverse=True))
+                state = api(page, "POST", f"{url}/api/matches/{mid}/cover", {"tiles": best})
+        if state["status"] == "playing":
+            break
+    else:
+        raise AssertionError("no practice turn got 7, 8 and 9 down")
+    page.goto(f"{url}/matches/{mid}")
+    expect(page.locator("#throw-one")).to_be_visible()
+    expect(page.locator("#throw")).to_have_text("Throw two dice")
+    page.keyboard.press("1")
+    expect(page.locator("#dice .die")).to_have_count(1)
+    expect(page.locator("#announce")).to_contain_text("You threw")

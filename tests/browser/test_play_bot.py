@@ -144,6 +144,7 @@ def test_practice_ends_as_practice_and_a_resignation_is_named(page: Page, live_s
     expect(page.locator("h1")).to_contain_text("practice")
     play_until_over(page)
     expect(page.locator("#result h2")).to_have_text(re.compile(r"^Practice over: you "))
+    expect(page.locator("#announce")).to_contain_text("Practice over: you ")
     expect(page.locator("#show-odds")).to_be_hidden()
 
     page.goto(live_server.url + "/")

@@ -102,8 +102,9 @@ def test_step_through_a_replay_with_buttons_and_keys(page: Page, live_server: An
         expect(gave).to_contain_text("gave away nothing")
     else:
         expect(gave).to_contain_text(f"Gave away {step['given_away_text']} of chance")
-    # The board: tiles covered before this throw are shown down, the choice marked.
-    covered = {t for t in range(1, 10) if t not in step["open_before"]}
+    # The board after the choice: tiles covered before this throw and by it are
+    # shown down, the choice marked.
+    covered = {t for t in range(1, 10) if t not in step["open_before"]} | set(step["cover"])
     for t in range(1, 10):
         tile = page.locator(f"#replay-tiles .tile[data-tile='{t}']")
         if t in covered:

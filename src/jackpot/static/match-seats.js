@@ -27,8 +27,14 @@ function nameEl(s, links) {
     el.textContent = text;
   }
   el.title = text; // a long name is cut short with an ellipsis where space is tight
-  if (s.you) el.append(W.youMark);
-  return el;
+  if (!s.you) return el;
+  const both = document.createElement("span");
+  both.className = "who";
+  const mark = document.createElement("span");
+  mark.className = "you-mark";
+  mark.textContent = W.youMark;
+  both.append(el, mark);
+  return both;
 }
 
 // The bot's strength is drawn from the seed, so it stays secret until the end (a

@@ -60,10 +60,10 @@ function render() {
   renderSeats(state, $("seats"));
   renderBoard();
   renderControls();
-  $("status").textContent = statusText();
   const dead = history.lastDead;
-  $("notice").textContent = dead && state.status === "playing"
-    ? W.deadNotice(isYou(dead.seat) ? W.you : seatName(dead.seat), dead.dice, solo()) : "";
+  text($("status"), statusText());
+  text($("notice"), dead && state.status === "playing"
+    ? W.deadNotice(isYou(dead.seat) ? W.you : seatName(dead.seat), dead.dice, solo()) : "");
   if (finished) $("message").textContent = "";
   renderDeadline();
   renderResult(state, $("result"), seatName, mySeat());
@@ -72,10 +72,17 @@ function render() {
   document.title = W.title(myTurn(), state.variant);
 }
 
+/** Set a line's text; an empty line takes no room. */
+function text(el, words) {
+  el.textContent = words;
+  el.hidden = !words;
+}
+
 function renderBoard() {
   const t = state.turn;
   let open = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   let dice = [];
+  let shownN = null; // which throw the dice belong to (two throws may show the same faces)
   let dead = false;
   let justCovered = [];
   const caption = $("board-caption");
@@ -83,14 +90,15 @@ function renderBoard() {
   if (t) {
     open = t.open;
     const b = history.board;
-    if (t.dice) dice = t.dice;
-    else if (history.lastDead) { dice = history.lastDead.dice; dead = true; }
+    if (t.dice) { dice = t.dice; shownN = b ? b.n : null; }
+    else if (history.lastDead) { dice = history.lastDead.dice; shownN = history.lastDead.n; dead = true; }
     if (b && b.seat === t.seat && !t.dice && !isYou(t.seat)) justCovered = b.covered || [];
   } else if (state.status === "finished") {
     const f = history.finalBoard();
     if (f) {
       open = f.open;
       dice = f.dice || [];
+      shownN = f.n;
       dead = f.dead;
       justCovered = f.covered || [];
       caption.textContent = W.finalBoard(seatName(f.seat));
@@ -111,9 +119,7 @@ function renderBoard() {
   }
   const diceEl = $("dice");
   diceEl.textContent = "";
-  // Which throw the dice belong to (two throws may show the same faces).
-  const b = history.board;
-  diceEl.dataset.throw = dice.length && b && b.dice === dice ? String(b.n) : dice.length && history.lastDead ? String(history.lastDead.n) : "";
+  diceEl.dataset.throw = shownN === null || shownN === undefined ? "" : String(shownN);
   for (const d of dice) {
     const span = document.createElement("span");
     span.className = dead ? "die dead" : "die";
@@ -186,10 +192,10 @@ function statusText() {
 function renderDeadline() {
   const t = state.turn;
   const el = $("deadline");
-  if (!t || !t.due_at || state.status !== "playing") { el.textContent = ""; return; }
+  if (!t || !t.due_at || state.status !== "playing") { text(el, ""); return; }
   const you = myTurn();
-  el.textContent = Date.parse(t.due_at) <= Date.now()
-    ? W.timeUp(you, seatName(t.seat)) : W.deadline(you, seatName(t.seat), timeLeft(t.due_at));
+  text(el, Date.parse(t.due_at) <= Date.now()
+    ? W.timeUp(you, seatName(t.seat)) : W.deadline(you, seatName(t.seat), timeLeft(t.due_at)));
 }
 
 // -- focus and announcements -----------------------------------------------------
