@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from typing import Any
 
 from browser_helpers import NEXT_ACTION
@@ -83,56 +84,63 @@ def play_my_turn_by_keys(page: Page) -> None:
             return
 
 
+SETTLED = "() => document.querySelector('#match').dataset.settled === '1'"
+
+
 def test_the_bots_turn_is_played_out_step_by_step(browser: Browser, live_server: Any) -> None:
-    """With motion allowed every bot throw is shown on its own, and Skip jumps to
-    now; under prefers-reduced-motion the bot's turn shows at once."""
+    """With motion allowed, the bot's throws are shown one step at a time, each after
+    a pause, with Skip offered meanwhile; under prefers-reduced-motion nothing waits.
+
+    The page's clock is Playwright's: a pause ends only when the test moves the
+    clock on, so what the page shows between two steps can be looked at in peace."""
     url = live_server.url
     ctx = browser.new_context(reduced_motion="no-preference")
     ctx.add_init_script(WATCH_DICE)
     page = ctx.new_page()
+    page.clock.install()
     page.goto(url + "/")
     page.click("#play-bot")
     mid = page.url.rsplit("/", 1)[1]
     expect(page.locator("#status")).to_contain_text("Your throw")
+    page.clock.pause_at(int(time.time() * 1000) + 1000)
     play_my_turn_by_keys(page)
-    expect(page.locator("#status")).to_contain_text(re.compile("Your throw|Bot"))
-    page.wait_for_function(NEXT_ACTION)  # settled: the bot's turn has been shown
+    # My turn is over and the bot's is queued: the page holds it back, step by step.
+    expect(page.locator("#skip")).to_be_visible()
+    assert not page.evaluate(SETTLED)
+    steps = 0
+    while not page.evaluate(SETTLED) and steps < 60:
+        page.clock.run_for(500)
+        steps += 1
+    assert steps >= 2, "the bot's turn did not wait between its steps"
+    expect(page.locator("#skip")).to_be_hidden()
     thrown = [",".join(map(str, d)) for d in bot_throws(page, url, mid, 1)]
     assert thrown, "the bot threw nothing"
     # Each of the bot's throws was on the board, in order.
     seen = [e.split(":")[1] for e in page.evaluate("window.__seen")]
-    assert in_order(thrown, seen), f"{thrown} {seen} {page.locator('#log').inner_text()}"
+    assert in_order(thrown, seen), f"{thrown} {seen}"
 
-    # Skip: on a later turn with steps still queued, one click shows everything.
-    skipped = False
-    for _ in range(12):
-        if page.locator("#result").is_visible():
-            break
+    # Skip shows the rest at once, with no clock moved.
+    if page.locator("#result").is_hidden():
         play_my_turn_by_keys(page)
-        state = page.wait_for_function(
-            "() => !document.querySelector('#skip').hidden ? 'skip'"
-            " : document.querySelector('#match').dataset.settled === '1' ? 'settled' : false"
-        ).json_value()
-        if state == "skip":
+        if page.locator("#result").is_hidden():
+            expect(page.locator("#skip")).to_be_visible()
             page.click("#skip")
-            expect(page.locator("#skip")).to_be_hidden()
             expect(page.locator("#match")).to_have_attribute("data-settled", "1")
-            skipped = True
-            break
-    assert skipped or page.locator("#result").is_visible(), "no bot turn long enough to skip"
+            expect(page.locator("#skip")).to_be_hidden()
+            expect(page.locator("#throw")).to_be_focused()
     ctx.close()
 
-    # Reduced motion: nothing is held back, so there is never anything to skip.
+    # Reduced motion: the bot's whole turn lands without the clock moving at all.
     ctx = browser.new_context(reduced_motion="reduce")
     ctx.add_init_script(WATCH_DICE)
     page = ctx.new_page()
+    page.clock.install()
     page.goto(url + "/")
     page.click("#play-bot")
-    mid = page.url.rsplit("/", 1)[1]
-    for _ in range(4):
-        play_my_turn_by_keys(page)
-        page.wait_for_function(NEXT_ACTION)
-    assert len(bot_throws(page, url, mid, 1)) >= 2
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    page.clock.pause_at(int(time.time() * 1000) + 1000)
+    play_my_turn_by_keys(page)
+    expect(page.locator("#match")).to_have_attribute("data-settled", "1")
     assert page.evaluate("window.__skipShown") is False
     ctx.close()
 

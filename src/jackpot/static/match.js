@@ -62,7 +62,8 @@ function render() {
   renderControls();
   const dead = history.lastDead;
   text($("status"), statusText());
-  text($("notice"), dead && state.status === "playing"
+  const deadNow = Boolean(state.turn && state.turn.dice && state.turn.options.length === 0);
+  text($("notice"), dead && state.status === "playing" && !deadNow
     ? W.deadNotice(isYou(dead.seat) ? W.you : seatName(dead.seat), dead.dice, solo()) : "");
   if (finished) $("message").textContent = "";
   renderDeadline();
@@ -90,7 +91,7 @@ function renderBoard() {
   if (t) {
     open = t.open;
     const b = history.board;
-    if (t.dice) { dice = t.dice; shownN = b ? b.n : null; }
+    if (t.dice) { dice = t.dice; shownN = b ? b.n : null; dead = t.options.length === 0; }
     else if (history.lastDead) { dice = history.lastDead.dice; shownN = history.lastDead.n; dead = true; }
     if (b && b.seat === t.seat && !t.dice && !isYou(t.seat)) justCovered = b.covered || [];
   } else if (state.status === "finished") {
@@ -181,6 +182,10 @@ function statusText() {
   if (state.status === "finished") return state.result ? "" : W.calledOff;
   if (iAmOut()) return W.youAreOut(state.seats[mySeat()].out);
   if (!t) return "";
+  if (t.dice && t.options.length === 0) {
+    // A dead throw on its way out: the turn passes as soon as it has been seen.
+    return W.deadNotice(seatName(t.seat), t.dice, solo());
+  }
   if (myTurn()) {
     if (t.dice === null) return t.one_die ? W.yourThrowOneDie : W.yourThrow;
     if (state.variant === "classic") return W.classicPick(t.dice, total(t.dice));
@@ -259,18 +264,24 @@ function apply(ev) {
   focusAfter(ev);
 }
 
+// Events arrive one message at a time, so the pause after a shown step is taken
+// before the next event is applied, whenever that event comes.
 let skipping = false;
+let pacedAt = null; // when the latest step worth watching was shown
 async function pump() {
   if (pumping) return;
   pumping = true;
   while (queue.length) {
+    if (pacedAt !== null && !skipping) {
+      const wait = stepDelay() - (Date.now() - pacedAt);
+      if (wait > 0) {
+        render();
+        await pause(wait);
+      }
+    }
     const ev = queue.shift();
     apply(ev);
-    const ms = paced(ev) && queue.length && !skipping ? stepDelay() : 0;
-    if (ms > 0) {
-      render();
-      await pause(ms);
-    }
+    pacedAt = paced(ev) ? Date.now() : null;
   }
   pumping = false;
   skipping = false;
@@ -384,7 +395,8 @@ function take(ev) {
   if (ev.seq > seenSeq + 1 && seenSeq >= firstSeqNow) { resync(); return; }
   seenSeq = ev.seq;
   queue.push(ev);
-  pump();
+  if (pumping) renderControls(); // more to show: the Skip control says how much
+  else pump();
 }
 
 let firstSeqNow = firstSeq;
