@@ -260,7 +260,8 @@ function apply(ev) {
     if (jf && !state.seats.some((s) => !s.name && !s.bot)) jf.hidden = true;
   }
   render();
-  announce(ev.type === "match_ended" ? $("result").querySelector("h2").textContent : said);
+  const heading = $("result").querySelector("h2");
+  announce(ev.type === "match_ended" && heading ? heading.textContent : said);
   focusAfter(ev);
 }
 
