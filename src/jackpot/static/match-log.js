@@ -75,9 +75,9 @@ export class History {
         return W.sayCover(who, ev.tiles);
       }
       case "turn_ended":
-        if (ev.shut) this.line(W.logJackpot(who, ev.throws), "jackpot");
+        if (ev.shut) this.line(W.logJackpot(who, isYou(ev.seat), ev.throws), "jackpot");
         else this.line(W.logScore(who, isYou(ev.seat), ev.score, ev.total), "score");
-        return ev.shut ? W.logJackpot(who, ev.throws) : W.logScore(who, isYou(ev.seat), ev.score, ev.total);
+        return ev.shut ? W.logJackpot(who, isYou(ev.seat), ev.throws) : W.logScore(who, isYou(ev.seat), ev.score, ev.total);
       case "seat_out":
         this.line(W.logOut(who, isYou(ev.seat), ev.reason), "out");
         return W.logOut(who, isYou(ev.seat), ev.reason);

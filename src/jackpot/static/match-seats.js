@@ -44,7 +44,7 @@ function botBadge(strength, finished) {
   b.className = "badge";
   if (strength) {
     b.textContent = W.strength(strength);
-    b.title = W.strengthTitle(W.strengths[strength] || strength);
+    b.title = W.strengthTitle(strength);
   } else if (!finished) {
     b.textContent = W.strengthSecret;
     b.title = W.strengthSecretTitle;

@@ -1,126 +1,168 @@
-// Every sentence the match page shows or says, in one place so that a translation
-// has one file to cover. Functions take what varies; nothing here touches the page.
+// Every sentence the match page shows or says, in one place, each through the
+// catalog (t, tn from i18n.js). Functions take what varies; nothing here touches the page.
+import { andList, orList, t, tn } from "./i18n.js";
 
-export const list = (items, and = "or") =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${and} ${items[items.length - 1]}`;
-export const dice = (d) => (d.length === 1 ? `${d[0]}` : `${d[0]} and ${d[1]}`);
+export const dice = (d) => andList(d);
 export const set = (o) => o.join(" + ");
+const options = (opts) => orList(opts.map(set));
 
 export const W = {
-  seat: (i) => `Seat ${i + 1}`,
-  you: "You",
-  youMark: " (you)",
-  freeSeat: "free seat",
-  runningTotal: "running total",
-  outTime: "out: time",
-  outResigned: "resigned",
-  strength: (s) => `strength: ${s}`,
-  strengthSecret: "strength: secret",
-  strengthSecretTitle: "A computer player. Its strength comes from the match's seed and is shown when the match ends.",
-  bot: "bot",
-  botTitle: "A computer player.",
-  strengths: {
-    lowest: "always covers the lowest tile it can",
-    highest: "always covers the highest tile it can",
-    best: "plays the best move, worked out exactly",
-  },
-  strengthTitle: (words) => `This bot ${words}.`,
+  seat: (i) => t("Seat {n}", { n: i + 1 }),
+  you: t("You"),
+  youMark: t(" (you)"),
+  freeSeat: t("free seat"),
+  runningTotal: t("running total"),
+  outTime: t("out: time"),
+  outResigned: t("resigned"),
+  strength: (s) => t("strength: {strength}", { strength: s }),
+  strengthSecret: t("strength: secret"),
+  strengthSecretTitle: t("A computer player. Its strength comes from the match's seed and is shown when the match ends."),
+  bot: t("bot"),
+  botTitle: t("A computer player."),
+  strengthTitle: (s) =>
+    ({
+      lowest: t("This bot always covers the lowest tile it can."),
+      highest: t("This bot always covers the highest tile it can."),
+      best: t("This bot plays the best move, worked out exactly."),
+    })[s] || t("This bot plays at strength {strength}.", { strength: s }),
 
   // the head line
-  waitingHead: "Waiting for players",
-  calledOffHead: "Called off",
-  finishedHead: (rounds) => `Over after ${rounds} round${rounds === 1 ? "" : "s"}`,
-  roundHead: (n) => `Round ${n}`,
+  waitingHead: t("Waiting for players"),
+  calledOffHead: t("Called off"),
+  finishedHead: (rounds) => tn("Over after {n} round", "Over after {n} rounds", rounds),
+  roundHead: (n) => t("Round {n}", { n }),
 
   // the status line
-  waitingFor: (free) => `Waiting for ${free} more player${free === 1 ? "" : "s"}. Share this page's address to invite someone.`,
-  yourThrowOneDie: "Your throw. The 7, 8 and 9 are covered, so you may throw one die (key 1) or two (Space).",
-  yourThrow: "Your throw. Press Throw (or Space).",
-  classicPick: (d, total) => `You threw ${dice(d)}: pick tiles adding up to ${total}, or choose a set below.`,
-  jackpotPick: (d, opts) => `You threw ${dice(d)}. Cover one of: ${list(opts.map(set))}.`,
-  toThrow: (who) => `${who} to throw.`,
-  choosing: (who, d) => `${who} threw ${dice(d)} and is choosing.`,
-  youAreOut: (reason) => `You are out (${reason === "timeout" ? "your time ran out" : "you resigned"}); the match goes on without you.`,
-  spectator: "You are watching this match.",
-  calledOff: "This match was called off before it started.",
+  waitingFor: (free) =>
+    tn(
+      "Waiting for {n} more player. Share this page's address to invite someone.",
+      "Waiting for {n} more players. Share this page's address to invite someone.",
+      free,
+    ),
+  yourThrowOneDie: t("Your throw. The 7, 8 and 9 are covered, so you may throw one die (key 1) or two (Space)."),
+  yourThrow: t("Your throw. Press Throw (or Space)."),
+  classicPick: (d, total) =>
+    t("You threw {dice}: pick tiles adding up to {total}, or choose a set below.", { dice: dice(d), total }),
+  jackpotPick: (d, opts) => t("You threw {dice}. Cover one of: {options}.", { dice: dice(d), options: options(opts) }),
+  toThrow: (who) => t("{name} to throw.", { name: who }),
+  choosing: (who, d) => t("{name} threw {dice} and is choosing.", { name: who, dice: dice(d) }),
+  youAreOut: (reason) =>
+    reason === "timeout"
+      ? t("You are out (your time ran out); the match goes on without you.")
+      : t("You are out (you resigned); the match goes on without you."),
+  calledOff: t("This match was called off before it started."),
 
   // dead throws
   deadNotice: (who, d, solo) =>
-    `${who} threw ${dice(d)}: nothing reachable is open, so ${solo ? "the turn ends" : "the turn passes"}.`,
+    solo
+      ? t("{name} threw {dice}: nothing reachable is open, so the turn ends.", { name: who, dice: dice(d) })
+      : t("{name} threw {dice}: nothing reachable is open, so the turn passes.", { name: who, dice: dice(d) }),
 
   // Classic: picking a set tile by tile
-  pickSum: (sum, total) => `${sum} of ${total}`,
-  pickSumLabel: (picked, sum, total) => `Picked ${list(picked.map(String), "and")}: ${sum} of ${total}.`,
+  pickSum: (sum, total) => t("{sum} of {total}", { sum, total }),
+  pickSumLabel: (picked, sum, total) =>
+    t("Picked {tiles}: {sum} of {total}.", { tiles: andList(picked), sum, total }),
   cannotJoin: (n, picked, total) =>
     picked.length
-      ? `${n} cannot go with ${set(picked)}: no set of open tiles that adds up to ${total} holds them all.`
-      : `${n} is in no set of open tiles that adds up to ${total}.`,
-  notOpen: (n) => `${n} is already covered.`,
-  coverLabel: "Cover: ",
+      ? t("{tile} cannot go with {picked}: no set of open tiles that adds up to {total} holds them all.", {
+          tile: n,
+          picked: set(picked),
+          total,
+        })
+      : t("{tile} is in no set of open tiles that adds up to {total}.", { tile: n, total }),
+  notOpen: (n) => t("{tile} is already covered.", { tile: n }),
+  coverLabel: t("Cover: "),
 
   // the deadline
-  deadline: (you, who, left) => (left === null ? "" : you ? `You have ${left}` : `${who} has ${left}`),
-  timeUp: (you, who) => (you ? "Your time is up" : `${who}'s time is up`),
+  deadline: (you, who, left) =>
+    you ? t("You have {left}", { left }) : t("{name} has {left}", { name: who, left }),
+  timeUp: (you, who) => (you ? t("Your time is up") : t("{name}'s time is up", { name: who })),
 
   // the controls
-  throwTwo: "Throw two dice",
-  throwBtn: "Throw",
-  skip: (n) => `Skip to now (${n} to show)`,
-  resign: "Resign",
-  resignQ: "Resign and leave the match? You will be placed last.",
-  resignYes: "Yes, resign",
-  callOff: "Call the match off",
-  callOffQ: "Call the match off? Nobody has thrown yet; the match is cancelled for everyone.",
-  callOffYes: "Yes, call it off",
-  leave: "Leave this match",
-  leaveQ: "Leave this match? Your seat becomes free for someone else.",
-  leaveYes: "Yes, leave",
-  keepPlaying: "No, keep playing",
-  keepWaiting: "No, stay",
+  throwTwo: t("Throw two dice"),
+  throwBtn: t("Throw"),
+  skip: (n) => tn("Skip to now ({n} step to show)", "Skip to now ({n} steps to show)", n),
+  resign: t("Resign"),
+  resignQ: t("Resign and leave the match? You will be placed last."),
+  resignYes: t("Yes, resign"),
+  callOff: t("Call the match off"),
+  callOffQ: t("Call the match off? Nobody has thrown yet; the match is cancelled for everyone."),
+  callOffYes: t("Yes, call it off"),
+  leave: t("Leave this match"),
+  leaveQ: t("Leave this match? Your seat becomes free for someone else."),
+  leaveYes: t("Yes, leave"),
+  keepPlaying: t("No, keep playing"),
+  keepWaiting: t("No, stay"),
 
   // tiles and dice for screen readers
   tileLabel: (n, open, offered, picked) =>
-    `tile ${n}${open ? "" : ", covered"}${picked ? ", picked" : offered ? ", on offer" : ""}`,
-  dieLabel: (d) => `die showing ${d}`,
-  finalBoard: (who) => `The final board: ${who === "You" ? "your" : `${who}'s`} last turn.`,
+    !open ? t("tile {n}, covered", { n })
+      : picked ? t("tile {n}, picked", { n })
+        : offered ? t("tile {n}, on offer", { n }) : t("tile {n}", { n }),
+  dieLabel: (d) => t("die showing {d}", { d }),
+  finalBoard: (who, you) =>
+    you ? t("The final board: your last turn.") : t("The final board: {name}'s last turn.", { name: who }),
 
   // the log (and what the live region says)
-  logThrow: (who, d) => `${who} threw ${dice(d)}`,
-  logCover: (who, d, o) => `${who} threw ${dice(d)} and covered ${set(o)}`,
-  logDead: (who, d, solo) => `${who} threw ${dice(d)}: nothing reachable, ${solo ? "the turn ends" : "the turn passes"}`,
-  logScore: (who, you, score, total) => `${who} ${you ? "score" : "scores"} ${score} this turn (total ${total})`,
-  logJackpot: (who, throws) => `${who} shut the box in ${throws} throws: a jackpot!`,
+  logThrow: (who, d) => t("{name} threw {dice}", { name: who, dice: dice(d) }),
+  logCover: (who, d, o) => t("{name} threw {dice} and covered {tiles}", { name: who, dice: dice(d), tiles: set(o) }),
+  logDead: (who, d, solo) =>
+    solo
+      ? t("{name} threw {dice}: nothing reachable, the turn ends", { name: who, dice: dice(d) })
+      : t("{name} threw {dice}: nothing reachable, the turn passes", { name: who, dice: dice(d) }),
+  logScore: (who, you, score, total) =>
+    you
+      ? t("You score {score} this turn (total {total})", { score, total })
+      : t("{name} scores {score} this turn (total {total})", { name: who, score, total }),
+  logJackpot: (who, you, throws) =>
+    you
+      ? tn("You shut the box in {n} throw: a jackpot!", "You shut the box in {n} throws: a jackpot!", throws)
+      : tn("{name} shut the box in {n} throw: a jackpot!", "{name} shut the box in {n} throws: a jackpot!", throws, {
+          name: who,
+        }),
   logOut: (who, you, reason) =>
-    reason === "timeout" ? `${who} ran out of time and ${you ? "are" : "is"} out` : `${who} resigned`,
-  logJoined: (name, seat) => `${name} took seat ${seat + 1}`,
-  logLeft: (seat) => `Seat ${seat + 1} is free again`,
-  logStarted: "Every seat is taken: the match starts",
-  logOver: "The match is over",
-  logCancelled: "The match was called off",
-  throwNo: (n) => `Throw ${n + 1}`,
+    reason !== "timeout"
+      ? you ? t("You resigned") : t("{name} resigned", { name: who })
+      : you ? t("You ran out of time and are out") : t("{name} ran out of time and is out", { name: who }),
+  logJoined: (name, seat) => t("{name} took seat {n}", { name, n: seat + 1 }),
+  logLeft: (seat) => t("Seat {n} is free again", { n: seat + 1 }),
+  logStarted: t("Every seat is taken: the match starts"),
+  logOver: t("The match is over"),
+  logCancelled: t("The match was called off"),
+  throwNo: (n) => t("Throw {n}", { n: n + 1 }),
 
   sayThrow: (who, d, opts) =>
-    `${who} threw ${dice(d)}.${opts.length ? ` ${opts.length === 1 ? "Only" : "Can cover"} ${list(opts.map(set))}.` : ""}`,
-  sayCover: (who, o) => `${who} covered ${set(o)}.`,
-  sayYourTurn: "Your turn.",
-  sayTurn: (who) => `${who}'s turn.`,
+    !opts.length ? t("{name} threw {dice}.", { name: who, dice: dice(d) })
+      : opts.length === 1 ? t("{name} threw {dice}. Only {options}.", { name: who, dice: dice(d), options: options(opts) })
+        : t("{name} threw {dice}. Can cover {options}.", { name: who, dice: dice(d), options: options(opts) }),
+  sayCover: (who, o) => t("{name} covered {tiles}.", { name: who, tiles: set(o) }),
+  sayYourTurn: t("Your turn."),
+  sayTurn: (who) => t("{name}'s turn.", { name: who }),
 
   // the result
-  practiceShut: (throws) => `Practice over: you shut the box in ${throws} throws!`,
-  practiceScore: (total) => `Practice over: you scored ${total}`,
-  matchOver: "Match over",
-  youShare: "A draw: you share the win",
-  youWin: "You win!",
-  drawBetween: (names) => `A draw between ${list(names, "and")}`,
-  wins: (who) => `${who} wins`,
-  placeLine: (place, who, total, shut, out) =>
-    `Place ${place}: ${who}, total ${total}${shut !== null ? `, shut the box in ${shut} throws` : ""}${out === "resigned" ? ", resigned" : out === "timeout" ? ", ran out of time" : ""}`,
-  roundsPlayed: (n) => `Rounds played: ${n}.`,
-  playAgain: "Play again",
+  practiceShut: (throws) =>
+    tn("Practice over: you shut the box in {n} throw!", "Practice over: you shut the box in {n} throws!", throws),
+  practiceScore: (total) => t("Practice over: you scored {total}", { total }),
+  matchOver: t("Match over"),
+  youShare: t("A draw: you share the win"),
+  youWin: t("You win!"),
+  drawBetween: (names) => t("A draw between {names}", { names: andList(names) }),
+  wins: (who) => t("{name} wins", { name: who }),
+  placeLine: (place, who, total, shut, out) => {
+    let line = t("Place {place}: {name}, total {total}", { place, name: who, total });
+    if (shut !== null) line += tn(", shut the box in {n} throw", ", shut the box in {n} throws", shut);
+    if (out === "resigned") line += t(", resigned");
+    if (out === "timeout") line += t(", ran out of time");
+    return line;
+  },
+  roundsPlayed: (n) => t("Rounds played: {n}.", { n }),
+  playAgain: t("Play again"),
 
-  errorGeneric: "That did not work.",
-  errorNetwork: "Could not reach the server; check your connection.",
-  title: (mine, variant) => `${mine ? "(Your throw) " : ""}${variant === "classic" ? "Classic" : "Jackpot"} match · peer2peergames`,
-  fixedLater: "fixed when every seat is taken",
-  sound: "Sound",
+  errorGeneric: t("That did not work."),
+  errorNetwork: t("Could not reach the server; check your connection."),
+  // The prefix is notify.js's too: it knows the title by it.
+  title: (mine, variant) =>
+    (mine ? t("(Your throw) ") : "") +
+    t("{variant} match · peer2peergames", { variant: variant === "classic" ? t("Classic") : t("Jackpot") }),
+  fixedLater: t("fixed when every seat is taken"),
 };

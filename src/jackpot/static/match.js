@@ -102,7 +102,7 @@ function renderBoard() {
       shownN = f.n;
       dead = f.dead;
       justCovered = f.covered || [];
-      caption.textContent = W.finalBoard(seatName(f.seat));
+      caption.textContent = W.finalBoard(seatName(f.seat), isYou(f.seat));
       caption.hidden = false;
     }
   }
