@@ -75,7 +75,7 @@ export const W = {
 
   // the deadline
   deadline: (you, who, left) =>
-    you ? t("You have {left}", { left }) : t("{name} has {left}", { name: who, left }),
+    you ? t("You have {time} left", { time: left }) : t("{name} has {time} left", { name: who, time: left }),
   timeUp: (you, who) => (you ? t("Your time is up") : t("{name}'s time is up", { name: who })),
 
   // the controls

@@ -3,7 +3,7 @@
 // person can watch them; the log and the final board come from the same events live
 // and after a reload. All text is set with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
-import { timeLeft } from "./countdowns.js";
+import { clock } from "./countdowns.js";
 import { History } from "./match-log.js";
 import { W, set } from "./match-words.js";
 import { play, setUpSoundSwitch } from "./match-sound.js";
@@ -199,8 +199,8 @@ function renderDeadline() {
   const el = $("deadline");
   if (!t || !t.due_at || state.status !== "playing") { text(el, ""); return; }
   const you = myTurn();
-  text(el, Date.parse(t.due_at) <= Date.now()
-    ? W.timeUp(you, seatName(t.seat)) : W.deadline(you, seatName(t.seat), timeLeft(t.due_at)));
+  const left = clock(t.due_at);
+  text(el, left ? W.deadline(you, seatName(t.seat), left) : W.timeUp(you, seatName(t.seat)));
 }
 
 // -- focus and announcements -----------------------------------------------------
