@@ -1,4 +1,4 @@
-// Applying a live event to a match state. Mirrors jackpot/web/live.py line by line;
+// Applying a live event to a match state. Mirrors jackpot/web/matches/live.py line by line;
 // the test suite checks both against a fresh load of the same match.
 
 const HIGH = [7, 8, 9];
