@@ -128,6 +128,36 @@ def outbox_link(outbox: Path) -> str:
     return m.group(1)
 
 
+async def test_the_account_forms_make_the_same_changes(make_client: Any) -> None:
+    """The account page's forms call the API's own change functions: the same
+    changes, and the same refusals, shown on the page."""
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+
+    async def form(what: str, **fields: str) -> httpx.Response:
+        token = csrf_of((await ana.get("/account")).text)
+        return await ana.post("/account", data={"csrf_token": token, "what": what, **fields})
+
+    r = await form("name", name="Anabel")
+    assert r.status_code == 200 and "Your name is now Anabel." in r.text
+    assert (await ana.get("/api/account")).json()["name"] == "Anabel"
+    r = await form("name", name="ben")
+    assert r.status_code == 409 and "that display name is taken" in r.text
+    r = await form("password", current="wrong", password="new password 1")
+    assert r.status_code == 403 and "the current password is not right" in r.text
+    r = await form("password", current=PASSWORD, password="short")
+    assert r.status_code == 422
+    r = await form("password", current=PASSWORD, password="new password 1")
+    assert r.status_code == 200 and "Your password is changed." in r.text
+    r = await form("leaderboard", leaderboard="on")
+    assert r.status_code == 200 and (await ana.get("/api/account")).json()["leaderboard"]
+    await ana.delete("/api/session")
+    r = await ana.post(
+        "/api/session", json={"email": "ana@example.org", "password": "new password 1"}
+    )
+    assert r.status_code == 200 and r.json()["name"] == "Anabel"
+
 async def test_password_reset_by_mail(make_client, settings) -> None:  # type: ignore[no-untyped-def]
     c = await make_client()
     await sign_up(c, "Ana")
