@@ -26,6 +26,7 @@ from sqlalchemy import insert
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
 from jackpot.web.base.db import Database
+from jackpot.web.base.names import name_key, name_look
 from jackpot.web.players.leaderboard import leaderboard_page
 from jackpot.web.players.ratings import display_rating, is_provisional
 
@@ -43,7 +44,8 @@ async def seed(db: Database, players: int, rng: random.Random) -> None:
                     "id": i + 1,
                     "email": f"p{i}@example.org",
                     "name": name,
-                    "name_key": name.lower(),
+                    "name_key": name_key(name),
+                    "name_look": name_look(name),
                     "password_hash": None,
                     "is_guest": False,
                     "leaderboard": opted,

@@ -19,9 +19,18 @@ from typing import Any
 import httpx
 import pytest
 
+import processes
 from testdb import app_url, create_pg_database, drop_pg_database, sqlite_url
 
 CHROMIUM = "/usr/bin/chromium"
+#: Per-address limits for test servers whose many players all come from 127.0.0.1.
+MANY_PLAYERS_ONE_ADDRESS = {
+    "JACKPOT_SIGNUP_LIMIT": "100000/1h",
+    "JACKPOT_LOGIN_LIMIT": "100000/1h",
+    "JACKPOT_PASSWORD_CHANGE_LIMIT": "100000/1h",
+    "JACKPOT_RESET_LIMIT": "100000/1h",
+    "JACKPOT_GUESTS_PER_ADDRESS_HOUR": "100000",
+}
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -57,6 +66,8 @@ def settings(tmp_path: Path, database_url: str) -> Any:
         min_deadline_seconds=1,
         outbox_dir=tmp_path / "outbox",
         sweeper_in_process=False,
+        # httpx's in-process clients send Host: testserver
+        allowed_hosts=("testserver",),
     )
 
 
@@ -102,9 +113,11 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, url: str, var_dir: Path) -> None:
+    def __init__(self, url: str, var_dir: Path, database_url: str) -> None:
         self.url = url
         self.var_dir = var_dir
+        #: The server's database, for tests that change a row behind its back.
+        self.database_url = database_url
 
 
 @pytest.fixture(scope="session")
@@ -117,6 +130,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         "JACKPOT_MIN_DEADLINE_SECONDS": "2",
         "JACKPOT_SWEEP_INTERVAL": "0.2",
         "JACKPOT_SSE_KEEPALIVE_SECONDS": "0.5",
+        # every browser test's players come from 127.0.0.1
+        **MANY_PLAYERS_ONE_ADDRESS,
     }
     env.pop("DATABASE_URL", None)
     pg_url = None
@@ -153,12 +168,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         raise RuntimeError("the test server did not start")
     if proc.poll() is not None:
         raise RuntimeError((var_dir / "server.log").read_text())
-    yield LiveServer(url, var_dir)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    yield LiveServer(url, var_dir, pg_url or f"sqlite:///{var_dir / 'jackpot.sqlite3'}")
+    processes.stop(proc, grace=10)
     log.close()
     if pg_url is not None:
         drop_pg_database(pg_url)

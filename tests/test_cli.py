@@ -87,3 +87,44 @@ def test_verify_exit_codes_for_tampered_and_unreadable_records(tmp_path: Path) -
     garbage.write_text("{not json")
     assert jackpot("verify", str(garbage)).returncode == 2
     assert jackpot("verify", str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_selfplay_writes_v2_and_verify_reads_both_formats(tmp_path: Path) -> None:
+    record = json.loads(jackpot("selfplay", "--seats", "3", "--server-seed", SEED).stdout)
+    assert record["format"] == "jackpot-record/2"
+    # Bots only: nobody to draw for, so they keep their joining order.
+    assert record["joined"] == [0, 1, 2]
+    record["joined"] = [1, 0, 2]
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps(record))
+    done = jackpot("verify", str(moved))
+    assert done.returncode == 1
+    assert done.stdout == (
+        "INVALID: joined: record says [1, 0, 2], "
+        "but a match without people keeps the joining order\n"
+    )
+    # The same match as /1 (no order of play to check) still verifies.
+    record["format"] = "jackpot-record/1"
+    del record["joined"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(record))
+    done = jackpot("verify", str(old))
+    assert done.returncode == 0 and done.stdout.startswith("valid: jackpot, 3 seats")
+
+
+def test_simulate_actions_counts_what_autoplay_leaves() -> None:
+    args = ("simulate", "--actions", "--turns", "2000", "--seed", "5", "--json")
+    out = json.loads(jackpot(*args).stdout)
+    assert out["turns"] == 2000 and out["seed"] == 5
+    rows = out["per_turn"]
+    # Every Jackpot throw is forced, so autoplay leaves only the covers with a choice.
+    assert rows["chosen_throws"]["mean"] == 0
+    assert rows["autoplay_both"]["mean"] == rows["chosen_covers"]["mean"]
+    for row in rows.values():
+        low, high = row["interval95"]
+        assert low <= row["mean"] <= high
+        assert abs(row["mean"] - row["exact"]) <= 3 * (high - low)
+    assert f"{rows['without_autoplay']['exact']:.3g}" == "13.8"
+    text = jackpot(*args[:-1]).stdout
+    assert text.startswith("2,000 jackpot turns by the best bot, on the engine (seed 5)")
+    assert "actions with autoplay (real choices)" in text

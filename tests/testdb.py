@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -62,6 +63,16 @@ def drop_pg_database(url: str, admin_url: str | None = None) -> None:
     name = urlsplit(url).path.lstrip("/")
     assert name.startswith("jackpot_test_"), name
     _run(_admin(admin_url or pg_admin_url(), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def execute(url: str, sql: str) -> None:
+    """One statement on a test database, from outside the server that uses it (a
+    test that lets time pass for a row without waiting)."""
+    if url.startswith("sqlite"):
+        with sqlite3.connect(url.split(":///", 1)[1]) as conn:
+            conn.execute(sql)
+        return
+    _run(_admin(url, sql))
 
 
 def sqlite_url(tmp_path: Path) -> str:

@@ -28,13 +28,25 @@ def test_a_timeout_reaches_the_other_page_live(browser: Browser, live_server) ->
     r = ana.request.post(url + "/api/matches", data={"seats": 2, "bots": 0, "deadline_seconds": 2})
     assert r.status == 201, r.text()
     mid = r.json()["id"]
+    # Both pages are open before the start: the order of play is drawn as Ben joins,
+    # and whoever throws first is the slow one, the other watches.
+    ana.goto(f"{url}/matches/{mid}")
     ben.goto(f"{url}/matches/{mid}")
     ben.click("#join")
-    expect(ben.locator("#status")).to_contain_text(f"Slow{tag} to throw")
-    expect(ben.locator("#deadline")).to_contain_text("left")
-    # Nobody touches anything: the sweeper puts the slow seat out, Ben's page says so.
-    expect(ben.locator("#result h2")).to_have_text("You win!", timeout=15000)
-    expect(ben.locator("#log")).to_contain_text(re.compile(f"Slow{tag} ran out of time"))
-    expect(ben.locator("#seats li").first).to_contain_text("out: time")
+    state = ana.request.get(f"{url}/api/matches/{mid}").json()
+    for _ in range(50):
+        if state["status"] != "waiting":
+            break
+        ana.wait_for_timeout(100)
+        state = ana.request.get(f"{url}/api/matches/{mid}").json()
+    ana_first = state["seats"][0]["you"]
+    slow_name = f"Slow{tag}" if ana_first else f"Quick{tag}"
+    watcher = ben if ana_first else ana
+    expect(watcher.locator("#status")).to_contain_text(f"{slow_name} to throw")
+    expect(watcher.locator("#deadline")).to_contain_text("left")
+    # Nobody touches anything: the sweeper puts the slow seat out, the other page says so.
+    expect(watcher.locator("#result h2")).to_have_text("You win!", timeout=15000)
+    expect(watcher.locator("#log")).to_contain_text(re.compile(f"{slow_name} ran out of time"))
+    expect(watcher.locator("#seats li").first).to_contain_text("out: time")
     ana_ctx.close()
     ben_ctx.close()

@@ -146,9 +146,10 @@ def api_sign_up(page: Page, url: str, name: str) -> None:
 
 
 def people_match(pages: list[Page], url: str) -> str:
-    """The people behind ``pages`` play one Classic match through the API."""
+    """The people behind ``pages`` play one Jackpot match through the API (everyone
+    throws in its first round, so it is always rated)."""
     resp = pages[0].request.post(
-        url + "/api/matches", data={"variant": "classic", "seats": len(pages), "bots": 0}
+        url + "/api/matches", data={"variant": "jackpot", "seats": len(pages), "bots": 0}
     )
     assert resp.status == 201, resp.text()
     mid = resp.json()["id"]
@@ -156,9 +157,14 @@ def people_match(pages: list[Page], url: str) -> str:
         resp = p.request.post(f"{url}/api/matches/{mid}/join", data={})
         assert resp.status == 200, resp.text()
     state = resp.json()
+    # The order of play is drawn from the seed: each page's seat is where it is "you".
+    by_seat = {}
+    for p in pages:
+        seats = p.request.get(f"{url}/api/matches/{mid}").json()["seats"]
+        by_seat[next(i for i, s in enumerate(seats) if s["you"])] = p
     while state["status"] != "finished":
         turn = state["turn"]
-        req = pages[turn["seat"]].request
+        req = by_seat[turn["seat"]].request
         if turn["dice"] is None:
             resp = req.post(f"{url}/api/matches/{mid}/throw", data={})
         else:
@@ -187,7 +193,7 @@ def test_profile_history_and_leaderboard_as_a_player(browser: Browser, live_serv
     expect(ana.locator(".notice")).to_contain_text("appear on the leaderboard")
     ana.click("text=Your profile and match history")
     expect(ana.locator("h1")).to_have_text(ana_name)
-    card = ana.locator("#variant-classic")
+    card = ana.locator("#variant-jackpot")
     # Two rated matches: the rating is shown, marked provisional, with its chart.
     expect(card.locator(".rating-value")).to_contain_text("?")
     expect(card.locator("svg.chart")).to_be_visible()
@@ -202,11 +208,11 @@ def test_profile_history_and_leaderboard_as_a_player(browser: Browser, live_serv
     ben.goto(f"{url}/players/{ana_name}")
     expect(ben.locator("h1")).to_have_text(ana_name)
     ben.click("text=Every finished match")
-    ben.select_option("select[name=variant]", "classic")
-    ben.click(".filters button")
-    expect(ben).to_have_url(re.compile(r"variant=classic"))
-    expect(ben.locator(".history-table tbody tr")).to_have_count(2)
     ben.select_option("select[name=variant]", "jackpot")
+    ben.click(".filters button")
+    expect(ben).to_have_url(re.compile(r"variant=jackpot"))
+    expect(ben.locator(".history-table tbody tr")).to_have_count(2)
+    ben.select_option("select[name=variant]", "classic")
     ben.click(".filters button")
     expect(ben.locator(".empty")).to_contain_text("No finished matches")
     ben.goto(f"{url}/players/{ana_name}/history")
@@ -215,7 +221,7 @@ def test_profile_history_and_leaderboard_as_a_player(browser: Browser, live_serv
     expect(ben.locator("#where")).to_contain_text("Step 1 of")
 
     # Provisional ratings stay off the leaderboard, opted in or not.
-    ana.goto(url + "/leaderboard?variant=classic")
+    ana.goto(url + "/leaderboard?variant=jackpot")
     expect(ana.locator("main")).not_to_contain_text(ana_name)
     ana_ctx.close()
     ben_ctx.close()

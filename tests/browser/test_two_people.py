@@ -12,13 +12,20 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 
-def sign_up(page: Page, url: str, name: str) -> None:
+def sign_up(page: Page, url: str, name: str, autoplay: bool = False) -> None:
+    """Sign up through the form; autoplay of forced moves off unless asked for (these
+    tests press every move; test_autoplay_page.py shows it)."""
     page.goto(url + "/signup")
     page.fill("input[name=email]", f"{name.lower()}@example.org")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", "correct horse battery")
     page.click("main button[type=submit]")
     expect(page.locator("header .who")).to_contain_text(name)
+    if not autoplay:
+        r = page.request.put(
+            url + "/api/account/autoplay", data={"throws": False, "single_covers": False}
+        )
+        assert r.ok, r.text()
 
 
 def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
@@ -50,19 +57,26 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
     ben.locator(f"a[href='{match_url[len(url) :]}']").click()
     ben.click("#join")
     expect(ben.locator("#seats li")).to_have_count(2)
-    expect(ana.locator("#status")).to_contain_text("Your throw")
-    expect(ben.locator("#status")).to_contain_text(f"Ana{tag} to throw")
+    # The order of play is drawn from the seed as the last seat is taken.
+    mid = match_url.rsplit("/", 1)[1]
+    seats = ana.request.get(f"{url}/api/matches/{mid}").json()["seats"]
+    ana_first = seats[0]["you"]
+    first, second = (ana, ben) if ana_first else (ben, ana)
+    first_name = f"Ana{tag}" if ana_first else f"Ben{tag}"
+    expect(first.locator("#status")).to_contain_text("Your throw")
+    expect(second.locator("#status")).to_contain_text(f"{first_name} to throw")
     # Ana sees Ben's name become a link as he joins, as a fresh load would show it.
     expect(ana.locator("#seats a")).to_have_count(2)
     live_links = ana.locator("#seats a").evaluate_all("as => as.map(a => a.href)")
     ana.reload()
     expect(ana.locator("#seats a")).to_have_count(2)
     assert ana.locator("#seats a").evaluate_all("as => as.map(a => a.href)") == live_links
-    assert live_links == [f"{url}/players/Ana{tag}", f"{url}/players/Ben{tag}"]
+    links = [f"{url}/players/Ana{tag}", f"{url}/players/Ben{tag}"]
+    assert live_links == (links if ana_first else links[::-1])
 
-    # Ana's first throw shows up on Ben's page by itself.
-    ana.click("#throw")
-    expect(ben.locator("#log li").first).to_contain_text(f"Ana{tag} threw")
+    # The first throw shows up on the other page by itself.
+    first.click("#throw")
+    expect(second.locator("#log li").first).to_contain_text(f"{first_name} threw")
 
     pages = {"ana": ana, "ben": ben}
     finished = False
@@ -91,8 +105,8 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#server-seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     assert ana.locator("#server-seed").inner_text() == ben.locator("#server-seed").inner_text()
-    # Ben saw Ana's throws in his log without reloading.
-    assert ben.locator("#log li", has_text=f"Ana{tag} threw").count() >= 1
+    # The second saw the first's throws in the log without reloading.
+    assert second.locator("#log li", has_text=f"{first_name} threw").count() >= 1
     ana_ctx.close()
     ben_ctx.close()
 

@@ -7,6 +7,10 @@ from hypothesis directly would overflow its buffer on long Jackpot matches.
 
 The record is written through ``jackpot.fair.recorder``, the path the site and
 selfplay use, so these tests also check that the recorder writes what verify reads.
+
+A plan with ``drawn`` is written as jackpot-record/2: people join first (in the
+order of their client-seed parts), then the bots; the seed draws the order of play,
+and ``bots`` then says nothing about where the bots sit, only how many there are.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from jackpot.fair import (
     bot_strength,
     combine_client_seeds,
     commitment,
+    order_of_play,
     throw_dice,
 )
 from jackpot.fair.recorder import append_events
@@ -47,6 +52,8 @@ class Plan:
     play_seed: int
     #: Chance, before each action, that a human seat leaves (resigns or times out).
     leave_rate: float
+    #: Seats in the order the seed draws (jackpot-record/2) rather than as listed (/1).
+    drawn: bool = False
 
 
 @dataclass
@@ -76,21 +83,37 @@ def plans(draw: st.DrawFn, variant: Variant | None = None) -> Plan:
         client_parts=tuple(parts),
         play_seed=draw(st.integers(0, 2**32 - 1)),
         leave_rate=draw(st.sampled_from([0.0, 0.01, 0.03, 0.1])),
+        drawn=draw(st.booleans()),
     )
+
+
+def seating(plan: Plan, client_seed: str) -> tuple[tuple[bool, ...], tuple[int, ...] | None]:
+    """Which seats (in the order of play) are bots, and ``joined`` for a drawn plan."""
+    if not plan.drawn:
+        return plan.bots, None
+    people = sum(not b for b in plan.bots)
+    joined = order_of_play(plan.server_seed, client_seed, len(plan.bots), people=people)
+    return tuple(j >= people for j in joined), joined
 
 
 def play(plan: Plan) -> Played:
     rng = random.Random(plan.play_seed)
     client_seed = combine_client_seeds(plan.client_parts)
     seats = len(plan.bots)
+    bots, joined = seating(plan, client_seed)
     strengths: list[Strength | None] = [
         bot_strength(plan.server_seed, client_seed, s) if is_bot else None
-        for s, is_bot in enumerate(plan.bots)
+        for s, is_bot in enumerate(bots)
     ]
     names = []
     human_no = bot_no = 0
-    for s in strengths:
-        if s is None:
+    for s, is_bot in enumerate(bots):
+        if joined is not None:
+            # Numbered by joining order, as the site names them before the draw.
+            people = seats - sum(bots)
+            j = joined[s]
+            names.append(f"Bot {j - people + 1}" if is_bot else f"player{j + 1}")
+        elif not is_bot:
             human_no += 1
             names.append(f"player{human_no}")
         else:
@@ -155,6 +178,7 @@ def play(plan: Plan) -> Played:
             places=result.places,
             winners=result.winners,
         ),
+        joined=joined,
     )
     return Played(record=record, offered=offered, open_before=open_before)
 
@@ -163,7 +187,7 @@ def fixed_plans(count: int, seed: int) -> list[Plan]:
     """A deterministic spread of plans, for tests that must see every kind of match."""
     rng = random.Random(seed)
     out = []
-    for _ in range(count):
+    for i in range(count):
         seats = rng.randint(1, 4)
         bots = tuple(rng.random() < 0.4 for _ in range(seats))
         parts = tuple(
@@ -177,6 +201,7 @@ def fixed_plans(count: int, seed: int) -> list[Plan]:
                 client_parts=parts,
                 play_seed=rng.getrandbits(32),
                 leave_rate=rng.choice([0.0, 0.01, 0.03, 0.1]),
+                drawn=i % 2 == 1,
             )
         )
     return out

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jackpot.fair import bot_strength, byte_stream, commitment, throw_dice, verify
+from jackpot.fair import bot_strength, byte_stream, commitment, draw_order, throw_dice, verify
 
 DOC = (Path(__file__).parents[2] / "docs" / "fair-play.md").read_text(encoding="utf-8")
 
@@ -38,6 +38,8 @@ def test_doc_has_enough_vectors() -> None:
     assert len(COMMITMENTS) == 3
     assert len(_rows("| seed | client_seed | n |")) >= 15
     assert len(_rows("| seed | client_seed | seat 0 |")) >= 4
+    assert len(_rows("| seed | client_seed | first bytes | n = 2 |")) >= 6
+    assert "DESIGN" not in DOC
 
 
 @pytest.mark.parametrize(("seed", "expected"), COMMITMENTS)
@@ -63,6 +65,27 @@ def test_bot_vectors(row: list[str]) -> None:
         assert bot_strength(SEEDS[seed], _client(client), seat) == strength
 
 
+@pytest.mark.parametrize("row", _rows("| seed | client_seed | first bytes | n = 2 |"))
+def test_order_of_play_vectors(row: list[str]) -> None:
+    seed, client, first, *orders = row
+    s, c = SEEDS[seed], _client(client)
+    assert bytes(islice(byte_stream(s, f"{c}:seats"), 4)).hex() == first
+    for seats, order in zip((2, 3, 4), orders, strict=True):
+        assert list(draw_order(s, c, seats)) == json.loads(order), (client, seats)
+
+
+def test_the_published_four_seat_vector_is_the_first_row() -> None:
+    first = _rows("| seed | client_seed | first bytes | n = 2 |")[0]
+    assert first == [
+        "S1",
+        "3fa94c1de2b07a55.ana",
+        "8b752ca5",
+        "[0, 1]",
+        "[0, 2, 1]",
+        "[1, 2, 0, 3]",
+    ]
+
+
 def test_prose_vectors() -> None:
     stream = bytes(islice(byte_stream(SEEDS["S1"], "3fa94c1de2b07a55.ana:0"), 36))
     assert stream[30:36].hex() == "c545952ecf2a"
@@ -71,8 +94,19 @@ def test_prose_vectors() -> None:
 
 
 def test_the_whole_record_verifies() -> None:
-    block = re.search(r"### A whole record.*?```json\n(.*?)```", DOC, re.S)
+    block = re.search(r"### A whole record\n.*?```json\n(.*?)```", DOC, re.S)
     assert block is not None
     v = verify(block.group(1))
     assert v.ok, v.problem
     assert v.summary == "valid: classic, 2 seats, 8 throws, winner seat 1 (Bot 1)"
+
+
+def test_the_whole_record_with_the_order_of_play_verifies() -> None:
+    block = re.search(r"### A whole record with the order of play.*?```json\n(.*?)```", DOC, re.S)
+    assert block is not None
+    record = json.loads(block.group(1))
+    assert record["format"] == "jackpot-record/2" and record["joined"] == [1, 0]
+    v = verify(record)
+    assert v.ok, v.problem
+    assert v.summary == "valid: classic, 2 seats, 6 throws, winner seat 0 (Bot)"
+    assert "order of play: [1, 0] (joining index of each seat), drawn from the seed" in v.checks

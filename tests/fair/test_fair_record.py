@@ -1,4 +1,4 @@
-"""jackpot-record/1: exact round trips and a clear refusal for every malformed field."""
+"""jackpot-record/1 and /2: exact round trips and a clear refusal for every malformed field."""
 
 from __future__ import annotations
 
@@ -129,7 +129,9 @@ def _set(d: dict[str, Any], path: str, value: Any) -> None:
 _DELETE = object()
 
 MALFORMED = [
-    ("format", "jackpot-record/2", "format: expected 'jackpot-record/1'"),
+    ("format", "jackpot-record/3", "format: expected 'jackpot-record/1' or 'jackpot-record/2'"),
+    ("format", "jackpot-record/2", "record: missing field 'joined'"),
+    ("joined", [1, 0], "record: unknown field 'joined'"),
     ("format", _DELETE, "record: missing field 'format'"),
     ("id", "", "id: expected non-empty text"),
     ("id", 7, "id: expected non-empty text, got the number 7"),
@@ -243,3 +245,54 @@ def test_constructed_record_serialises_like_the_parsed_one() -> None:
     )
     assert r.to_dict() == sample()
     assert parse_record(sample()) == r
+
+
+def sample_v2() -> dict[str, Any]:
+    """The sample as /2: the draw put the bot (joining index 1) first."""
+    d = sample()
+    seats = d.pop("seats")
+    v2: dict[str, Any] = {}
+    for key, value in d.items():
+        v2[key] = value
+        if key == "created":
+            v2["seats"] = seats[::-1]
+            v2["joined"] = [1, 0]
+    v2["format"] = "jackpot-record/2"
+    return v2
+
+
+def test_v2_round_trips_with_joined_after_the_seats() -> None:
+    d = sample_v2()
+    r = parse_record(d)
+    assert r.format == "jackpot-record/2" and r.joined == (1, 0)
+    assert r.seats == (SeatEntry("Bot", Strength.BEST), SeatEntry("ana", None))
+    assert list(r.to_dict()) == list(d)
+    assert r.to_dict() == d
+    text = r.to_json()
+    assert '  "joined": [1, 0],' in text.splitlines()
+    assert parse_record(text) == r and json.loads(text) == d
+
+
+def test_v1_has_no_joined() -> None:
+    r = parse_record(sample())
+    assert r.format == "jackpot-record/1" and r.joined is None
+    assert "joined" not in r.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, r"joined: expected each joining index 0-1 once, one per seat \(2\), got null"),
+        ([0], r"joined: expected .*, got \[0\]"),
+        ([0, 0], r"joined: expected .*, got \[0, 0\]"),
+        ([0, 2], r"joined: expected .*, got \[0, 2\]"),
+        ([0, 1, 2], r"joined: expected .*, got \[0, 1, 2\]"),
+        ([True, 0], r"joined: expected .*, got true in it"),
+        ([1.0, 0], r"joined: expected .*, got the number 1.0 in it"),
+    ],
+)
+def test_malformed_joined_is_named(value: Any, message: str) -> None:
+    d = sample_v2()
+    d["joined"] = value
+    with pytest.raises(RecordFormatError, match=message):
+        parse_record(d)

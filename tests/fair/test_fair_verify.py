@@ -21,6 +21,7 @@ from jackpot.fair import (
     ThrowEntry,
     bot_strength,
     commitment,
+    order_of_play,
     parse_record,
     throw_dice,
 )
@@ -501,7 +502,7 @@ def test_changing_the_client_seed_is_caught(plan: Plan, data: st.DataObject) -> 
         re.fullmatch(r"[A-Za-z0-9_-]{1,64}", p) for p in parts
     )
     # A well-formed change can only be seen through what it draws: skip the rare change
-    # under which every die and bot strength of this record comes out the same anyway.
+    # under which the order of play, every die and bot strength come out the same anyway.
     if well_formed:
         assume(
             any(throw_dice(seed, new, e.n, len(e.dice)) != e.dice for e in r.throws)
@@ -509,10 +510,18 @@ def test_changing_the_client_seed_is_caught(plan: Plan, data: st.DataObject) -> 
                 s.bot is not None and bot_strength(seed, new, i) is not s.bot
                 for i, s in enumerate(r.seats)
             )
+            or (
+                r.joined is not None
+                and order_of_play(seed, new, len(r.seats), people=humans) != r.joined
+            )
         )
     problem = _failed(verify(replace(r, client_seed=new)))
     if well_formed:
-        assert "differ from the seed's" in problem or ".bot: record says" in problem
+        assert (
+            "differ from the seed's" in problem
+            or ".bot: record says" in problem
+            or problem.startswith("joined: record says")
+        )
     else:
         assert problem.startswith("client seed")
 

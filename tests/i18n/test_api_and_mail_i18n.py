@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from catalog_check import ROOT, source_messages
-from web_helpers import sign_up
+from web_helpers import join_in_joining_order, sign_up
 
 from jackpot.web.base.clock import utcnow
 from jackpot.web.notify.mailer import mail_step
@@ -38,12 +38,40 @@ async def test_api_errors_follow_accept_language(app: Any, make_client: Any) -> 
     assert r.json()["error"]["message"] == (
         "variant tem de ser 'jackpot' ou 'classic', não 'chess'"
     )
-    r = await client.post("/api/matches", json={"seats": "many"}, headers=PT)
-    assert r.status_code == 422 and r.json()["error"]["message"] == (
-        "seats: tem de ser um número inteiro"
-    )
+    for seats in ("many", 1.5, True, "2"):  # strict: neither a fraction, nor true, nor text
+        r = await client.post("/api/matches", json={"seats": seats}, headers=PT)
+        assert r.status_code == 422 and r.json()["error"]["message"] == (
+            "seats: tem de ser um número inteiro"
+        ), seats
     r = await client.get("/api/nowhere", headers=PT)
     assert r.json()["error"] == {"code": "not_found", "message": "não há nada neste endereço"}
+
+
+async def test_password_refusals_and_limits_in_portuguese_and_slovak(make_client: Any) -> None:
+    """The refusals built from parts (zxcvbn's reason, the wait of a limit) are said
+    whole in the reader's language, Slovak's plural of minutes included."""
+    client = await make_client()
+    body = {"email": "ana@example.org", "name": "Ana", "password": "qwertyuiop"}
+    r = await client.post("/api/account", json=body, headers=PT)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "weak_password"
+    assert r.json()["error"]["message"].startswith("essa palavra-passe é das mais usadas")
+    body["password"] = "short"
+    r = await client.post("/api/account", json=body, headers={"accept-language": "sk"})
+    assert r.json()["error"]["message"] == "heslo musí mať aspoň 8 znakov"
+    body["password"] = "correct horse battery"
+    assert (await client.post("/api/account", json=body)).status_code == 201
+    attacker = await make_client()
+    wrong = {"email": "ana@example.org", "password": "wrong guess"}
+    while (r := await attacker.post("/api/session", json=wrong)).status_code == 401:
+        pass
+    r = await attacker.post("/api/session", json=wrong, headers={"accept-language": "sk"})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts"
+    assert r.json()["error"]["message"] == (
+        "priveľa nesprávnych hesiel k tomuto účtu z vašej adresy;"
+        " skúste to znova o približne 15 minút"
+    )
+    r = await attacker.post("/api/session", json=wrong, headers=PT)
+    assert r.json()["error"]["message"].endswith("tente de novo daqui a cerca de 15 minutos")
 
 
 async def test_the_engines_refusal_in_portuguese(app: Any, make_client: Any) -> None:
@@ -102,7 +130,8 @@ async def test_mails_are_in_the_recipients_language(
     state = (
         await ana.post("/api/matches", json={"seats": 2, "bots": 0, "deadline_seconds": 86400})
     ).json()
-    r = await ben.post(f"/api/matches/{state['id']}/join", json={})
+    # Ben joins with a client seed that keeps the joining order: Ana throws first.
+    r = await join_in_joining_order(ben, state["id"])
     assert r.status_code == 200
     assert await mail_step(app.state.db, settings, utcnow() + timedelta(minutes=2)) == 1
     [mail] = outbox(settings)

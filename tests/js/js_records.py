@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
@@ -24,15 +26,22 @@ SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 CLIENT = "3fa94c1de2b07a55.ana"
 
 
-def _node(args: list[str], stdin: str | None = None) -> Any:
-    done = subprocess.run(
-        [NODE, "--experimental-detect-module", str(RUNNER), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+def _node(args: list[str], stdin: str | None = None, catalog: str | None = None) -> Any:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ)
+        if catalog is not None:
+            path = Path(tmp) / "catalog.json"
+            path.write_text(catalog, encoding="utf-8")
+            env["JACKPOT_CATALOG"] = str(path)
+        done = subprocess.run(
+            [NODE, "--experimental-detect-module", str(RUNNER), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+            env=env,
+        )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -42,11 +51,12 @@ def node_call(name: str, *args: Any) -> Any:
     return _node(["call", name, json.dumps(list(args))])
 
 
-def node_verify(*records: dict[str, Any] | str) -> list[dict[str, Any]]:
-    """verifyRecord on each record (objects or JSON text), one node process for all."""
+def node_verify(*records: dict[str, Any] | str, catalog: str | None = None) -> list[dict[str, Any]]:
+    """verifyRecord on each record (objects or JSON text), one node process for all;
+    with `catalog` (a page's script catalog, JSON) in that catalog's language."""
     lines = [r if isinstance(r, str) else json.dumps(r) for r in records]
     assert all("\n" not in line for line in lines)
-    return _node(["verify-lines"], "\n".join(lines) + "\n")
+    return _node(["verify-lines"], "\n".join(lines) + "\n", catalog)
 
 
 # -- an independent reading of jackpot-fair/1 -------------------------------------
@@ -69,6 +79,19 @@ def dice(server_seed: str, client_seed: str, n: int, count: int = 2) -> list[int
             if len(out) == count:
                 return out
     raise AssertionError("unreachable")
+
+
+def order(server_seed: str, client_seed: str, seats: int) -> list[int]:
+    """The order of play: Fisher-Yates over [0..seats-1] with the ':seats' label's bytes."""
+    result = list(range(seats))
+    stream_bytes = stream(server_seed, f"{client_seed}:seats")
+    for i in range(seats - 1, 0, -1):
+        b = next(stream_bytes)
+        while b >= 256 - 256 % (i + 1):
+            b = next(stream_bytes)
+        j = b % (i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result
 
 
 def options(variant: str, open_tiles: set[int], thrown: list[int]) -> list[list[int]]:
@@ -96,14 +119,21 @@ def last(opts: list[list[int]]) -> list[int]:
 
 
 class Builder:
-    """Human seats playing a match throw by throw, written as a record."""
+    """Human seats playing a match throw by throw, written as a record.
 
-    def __init__(self, variant: str, seats: int, client_seed: str | None = None) -> None:
+    With ``drawn`` the record is jackpot-record/2: seats in the order the seed draws,
+    seat s being the person who joined ``joined[s]``-th (named ``p<joining index>``).
+    """
+
+    def __init__(
+        self, variant: str, seats: int, client_seed: str | None = None, drawn: bool = False
+    ) -> None:
         self.variant = variant
         self.seats = seats
         self.client = (
             client_seed if client_seed is not None else ".".join(f"p{s}seed" for s in range(seats))
         )
+        self.joined = order(SEED, self.client, seats) if drawn else None
         self.n = 0
         self.events: list[dict[str, Any]] = []
 
@@ -132,13 +162,18 @@ class Builder:
         self.events.append({"type": "out", "seat": seat, "reason": reason})
 
     def record(self, result: dict[str, Any] | None) -> dict[str, Any]:
-        return {
-            "format": "jackpot-record/1",
+        joined = self.joined or list(range(self.seats))
+        head: dict[str, Any] = {
+            "format": "jackpot-record/1" if self.joined is None else "jackpot-record/2",
             "id": "m_handmade",
             "variant": self.variant,
             "deadline_seconds": 86400,
             "created": "2026-11-30T10:00:00Z",
-            "seats": [{"name": f"p{s}", "bot": None} for s in range(self.seats)],
+            "seats": [{"name": f"p{j}", "bot": None} for j in joined],
+        }
+        if self.joined is not None:
+            head["joined"] = self.joined
+        return head | {
             "commitment": hashlib.sha256(SEED.encode("ascii")).hexdigest(),
             "server_seed": SEED,
             "client_seed": self.client,

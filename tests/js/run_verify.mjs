@@ -11,6 +11,16 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
+// JACKPOT_CATALOG names a file with a page's script catalog ({"locale", "messages"}):
+// the verifier then speaks that language, as on a page that embeds it.
+if (process.env.JACKPOT_CATALOG) {
+  const catalog = readFileSync(process.env.JACKPOT_CATALOG, "utf8");
+  const lang = JSON.parse(catalog).locale;
+  globalThis.document = {
+    getElementById: (id) => (id === "i18n-catalog" ? { textContent: catalog } : null),
+    documentElement: { lang },
+  };
+}
 const modulePath = join(here, "..", "..", "src", "jackpot", "static", "verify.js");
 const verifier = await import(pathToFileURL(modulePath).href);
 

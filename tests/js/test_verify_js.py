@@ -17,6 +17,7 @@ from js_records import (
     node_call,
     node_verify,
     options,
+    order,
     ranked_places,
 )
 
@@ -49,6 +50,28 @@ def test_skipped_bytes_of_the_vectors() -> None:
 @pytest.mark.parametrize(("seat", "strength"), [(0, "highest"), (1, "best")])
 def test_bot_strength_vectors(seat: int, strength: str) -> None:
     assert node_call("botStrength", SEED, CLIENT, seat) == strength
+
+
+@pytest.mark.parametrize(
+    ("seats", "expected"), [(1, [0]), (2, [0, 1]), (3, [0, 2, 1]), (4, [1, 2, 0, 3])]
+)
+def test_order_of_play_vectors(seats: int, expected: list[int]) -> None:
+    assert node_call("orderOfPlay", SEED, CLIENT, seats) == expected
+
+
+def test_order_of_play_skips_a_byte_that_would_bias_it() -> None:
+    zero = "0" * 64
+    # Three choices: 0xff is skipped (c504's first byte); four: 0xff kept, skipped for three.
+    assert node_call("orderOfPlay", zero, "c504", 3) == [1, 2, 0] == order(zero, "c504", 3)
+    assert node_call("orderOfPlay", zero, "c53", 4) == [1, 2, 3, 0] == order(zero, "c53", 4)
+    # Nobody to draw for: the joining order.
+    assert node_call("orderOfPlay", SEED, CLIENT, 4, 0) == [0, 1, 2, 3]
+
+
+def test_order_of_play_agrees_with_an_independent_reading() -> None:
+    for k in range(12):
+        seats = 2 + k % 3
+        assert node_call("orderOfPlay", SEED, f"o{k}", seats) == order(SEED, f"o{k}", seats)
 
 
 def test_dice_agree_with_an_independent_hmac_for_many_throws() -> None:
@@ -273,7 +296,13 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         r["events"][i]["dice"] = fair[:1]
 
     def wrong_format(r):
+        r["format"] = "jackpot-record/3"
+
+    def v2_without_joined(r):
         r["format"] = "jackpot-record/2"
+
+    def v1_with_joined(r):
+        r["joined"] = [0, 1, 2]
 
     cases = [
         (set_dice, f"throw {n}: dice {_l(other)} differ from the seed's {_l(fair)}"),
@@ -286,7 +315,9 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         (bad_client, 'the client seed\'s part 2 ("p1 seed")'),
         (extra_after_end, "seat 0 (p0) went out (resigned) after the match was already over"),
         (jackpot_one_die, f"throw {n}: one die was thrown, but one die is allowed only in Classic"),
-        (wrong_format, 'the format is "jackpot-record/2"'),
+        (wrong_format, 'the format is "jackpot-record/3", not "jackpot-record/1" or "'),
+        (v2_without_joined, '"joined" must list each joining index 0 to 2 once, one per seat'),
+        (v1_with_joined, 'a jackpot-record/1 has no "joined"'),
     ]
     reports = node_verify(*(tampered(base, change) for change, _ in cases))
     for (change, words), report in zip(cases, reports, strict=True):
@@ -348,7 +379,7 @@ def test_every_static_module_of_the_verify_page_parses() -> None:
     from js_records import NODE
 
     static = Path(__file__).parents[2] / "src" / "jackpot" / "static"
-    for name in ("verify.js", "replay-rules.js", "verify-page.js"):
+    for name in ("verify.js", "verify-words.js", "replay-rules.js", "verify-page.js", "i18n.js"):
         done = subprocess.run(
             [NODE, "--experimental-default-type=module", "--check", str(static / name)],
             capture_output=True,
@@ -356,3 +387,53 @@ def test_every_static_module_of_the_verify_page_parses() -> None:
             check=False,
         )
         assert done.returncode == 0, (name, done.stderr)
+
+
+# -- jackpot-record/2: the order of play -----------------------------------------------
+
+
+def drawn_three_people() -> dict[str, Any]:
+    """Three people in Classic, seated by the seed; each turn covers the last option."""
+    b = Builder("classic", 3, client_seed="a.b.c", drawn=True)
+    assert b.joined != [0, 1, 2]
+    scores = []
+    for seat in range(3):
+        score, _ = b.turn(seat, pick=last)
+        scores.append(score)
+        if score == 0:
+            break
+    assert 0 not in scores, "pick a client seed where nobody shuts the box"
+    return b.record(
+        {
+            "rounds": 1,
+            "totals": scores,
+            "shut": [None] * 3,
+            "places": ranked_places([(s,) for s in scores]),
+            "winners": [s for s in range(3) if scores[s] == min(scores)],
+        }
+    )
+
+
+def test_a_drawn_record_verifies_and_names_the_order() -> None:
+    record = drawn_three_people()
+    assert record["format"] == "jackpot-record/2"
+    joined = record["joined"]
+    swapped = tampered(record, lambda r: r.update(joined=[joined[1], joined[0], joined[2]]))
+    good, bad = node_verify(record, swapped)
+    assert good["ok"], good["problem"]
+    assert good["checks"][0].startswith("The record is a jackpot-record/2 of a Classic match")
+    order = f"The order of play {_l(joined)} (joining index"
+    assert any(c.startswith(order) for c in good["checks"])
+    assert bad["problem"] == (
+        f"the order of play {_l(swapped['joined'])} (joining index of each seat) "
+        f"differs from the seed's draw {_l(joined)}"
+    )
+
+
+def test_client_seed_parts_are_in_joining_order() -> None:
+    record = drawn_three_people()
+    # Part 2 belongs to the second person to join, wherever the draw seated them.
+    seat = record["joined"].index(1)
+    (report,) = node_verify(tampered(record, lambda r: r.update(client_seed="a.b b.c")))
+    words = f'the client seed\'s part 2 ("b b"), from seat {seat} (p1),'
+    assert report["problem"].startswith(words)

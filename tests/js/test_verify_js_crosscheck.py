@@ -26,6 +26,7 @@ from jackpot.fair import (
     SeatEntry,
     bot_strength,
     commitment,
+    order_of_play,
     throw_dice,
 )
 from jackpot.fair.recorder import append_events
@@ -35,9 +36,15 @@ from jackpot.strategy.strength import Strength
 
 
 def random_record(rng: random.Random, variant: Variant, seats: int) -> dict[str, Any]:
+    """A /1 record with people anywhere, or a /2 one seated by the seed's draw."""
     server_seed = f"{rng.getrandbits(256):064x}"
     humans = [s for s in range(seats) if s == 0 or rng.random() < 0.4]
     client_seed = ".".join(f"h{s}-{rng.getrandbits(24):x}" for s in humans)
+    joined = None
+    if rng.random() < 0.5:
+        # People join first, then bots; the draw then seats them.
+        joined = order_of_play(server_seed, client_seed, seats, people=len(humans))
+        humans = [s for s in range(seats) if joined[s] < len(humans)]
     strengths = [
         None if s in humans else bot_strength(server_seed, client_seed, s) for s in range(seats)
     ]
@@ -79,6 +86,7 @@ def random_record(rng: random.Random, variant: Variant, seats: int) -> dict[str,
         client_seed=client_seed,
         events=tuple(log),
         result=RecordResult(**result.to_dict()),
+        joined=joined,
     )
     return record.to_dict()
 
@@ -95,7 +103,7 @@ def records(count: int, seed: int) -> list[dict[str, Any]]:
 def tamper(rng: random.Random, record: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     r = copy.deepcopy(record)
     throws = [e for e in r["events"] if e["type"] == "throw"]
-    kind = rng.choice(["die", "result", "cover", "bot", "drop-out", "seed", "client"])
+    kind = rng.choice(["die", "result", "cover", "bot", "drop-out", "seed", "client", "joined"])
     if kind == "die" and throws:
         e = rng.choice(throws)
         e["dice"][0] = e["dice"][0] % 6 + 1
@@ -111,6 +119,8 @@ def tamper(rng: random.Random, record: dict[str, Any]) -> tuple[str, dict[str, A
         r["server_seed"] = r["server_seed"][::-1]
     elif kind == "client":
         r["client_seed"] = r["client_seed"] + "x"
+    elif kind == "joined" and len(r.get("joined", ())) > 1:
+        r["joined"][0], r["joined"][1] = r["joined"][1], r["joined"][0]
     else:
         kind = "result"
         r["result"]["rounds"] += 1
@@ -121,6 +131,7 @@ def test_python_and_javascript_agree_on_random_engine_records() -> None:
     made = records(60, seed=20261130)
     assert sum(1 for r in made if any(e["type"] == "out" for e in r["events"])) >= 10
     assert sum(1 for r in made if r["variant"] == "classic") >= 10
+    assert sum(1 for r in made if r.get("joined", [0]) != sorted(r.get("joined", [0]))) >= 10
     reports = node_verify(*made)
     for record, js in zip(made, reports, strict=True):
         assert js["ok"], (js["problem"], record["id"])

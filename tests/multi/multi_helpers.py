@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
+import processes
 from jackpot.bench.run import next_move as next_move  # re-exported for the tests
 from testdb import create_pg_database, drop_pg_database, sqlite_url
 
@@ -70,6 +71,9 @@ class Server:
             "JACKPOT_SECRET_KEY": SECRET,
             "JACKPOT_MIN_DEADLINE_SECONDS": "1",
             "JACKPOT_SWEEPER": "false",
+            # every player of these tests comes from 127.0.0.1
+            "JACKPOT_SIGNUP_LIMIT": "100000/1h",
+            "JACKPOT_LOGIN_LIMIT": "100000/1h",
             **env,
         }
         self.env.pop("JACKPOT_REDIS_URL", None)
@@ -105,14 +109,7 @@ class Server:
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=5)
+        processes.stop(self.proc)
 
 
 @pytest.fixture
@@ -142,7 +139,10 @@ async def sign_up(client: httpx.AsyncClient, base: str, name: str) -> str:
         r = await jar.post("/api/account", json={"email": email, "password": "correct horse",
                                                  "name": name})
         assert r.status_code == 201, r.text
-        r = await jar.post("/api/tokens", json={"label": "test"})
+        # Every move pressed here (autoplay has its own tests).
+        r = await jar.put("/api/account/autoplay", json={"throws": False, "single_covers": False})
+        assert r.status_code == 200, r.text
+        r = await jar.post("/api/tokens", json={"label": "test", "password": "correct horse"})
         assert r.status_code == 201, r.text
         return str(r.json()["token"])
     finally:
@@ -164,6 +164,11 @@ async def new_people_match(
     assert r.status_code == 200, r.text
     state: dict[str, Any] = r.json()
     assert state["status"] == "playing"
+    # The order of play is drawn from the seed: ``tokens`` is put in it, in place, so
+    # tokens[seat] is the token of the person in that seat.
+    mine = await client.get(f"/api/matches/{match_id}", headers=bearer(tokens[0]))
+    if not mine.json()["seats"][0]["you"]:
+        tokens.reverse()
     return state
 
 
@@ -227,3 +232,53 @@ class Watcher:
 async def http() -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(timeout=30) as c:
         yield c
+
+
+class Player:
+    """A player's WebSocket on one match (``/api/matches/{id}/socket``), through the
+    ``websockets`` library: sends moves, keeps every event the socket delivers."""
+
+    def __init__(self, base: str, match_id: str, token: str | None,
+                 last_event_id: int = 0, headers: dict[str, str] | None = None) -> None:
+        self.url = (base.replace("http://", "ws://", 1)
+                    + f"/api/matches/{match_id}/socket?last_event_id={last_event_id}")
+        self.headers = {**(bearer(token) if token else {}), **(headers or {})}
+        self.events: list[dict[str, Any]] = []
+        self._ids = 0
+        self.ws: Any = None
+
+    async def __aenter__(self) -> Player:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(self.url, additional_headers=self.headers, compression=None)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.ws.close()
+
+    async def send(self, frame: Any) -> None:
+        await self.ws.send(frame if isinstance(frame, str | bytes) else json.dumps(frame))
+
+    async def reply(self, timeout: float = 10) -> dict[str, Any]:
+        """The next answer (ack or error), keeping the events read on the way."""
+        while True:
+            data = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=timeout))
+            self.events.extend(data.get("events", ()))
+            if data["type"] != "events":
+                return dict(data)
+
+    async def move(self, action: str, body: dict[str, Any]) -> dict[str, Any]:
+        self._ids += 1
+        await self.send({"id": self._ids, "action": action, **body})
+        answer = await self.reply()
+        assert answer["id"] == self._ids, answer
+        return answer
+
+    async def wait_for_seq(self, seq: int, timeout: float = 10) -> None:
+        async def until() -> None:
+            while not self.events or self.events[-1]["seq"] < seq:
+                data = json.loads(await self.ws.recv())
+                assert data["type"] == "events", data
+                self.events.extend(data["events"])
+
+        await asyncio.wait_for(until(), timeout=timeout)

@@ -1,18 +1,22 @@
 """Identical moves sent at once, through two server processes: each applies once.
 
 A double click, a retry after a time-out, or two tabs send the same throw or cover
-twice. The second must be refused with 409 (the first changed the match), never
-applied twice and never a 500; and whatever happens, a watcher sees every event
-exactly once, in order, while the record's throw numbers stay gapless.
+twice, over HTTP or over several WebSockets (where copies arriving together on one
+process share a group-commit transaction). The second must be refused with 409 (the
+first changed the match), never applied twice and never a 500; and whatever
+happens, a watcher sees every event exactly once, in order, while the record's
+throw numbers stay gapless.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import httpx
-from multi_helpers import Watcher, bearer, new_people_match, next_move, sign_up
+import pytest
+from multi_helpers import Player, Watcher, bearer, new_people_match, next_move, sign_up
 
 COPIES = 12
 
@@ -33,7 +37,18 @@ async def _race(
     )
 
 
-async def test_identical_moves_apply_once(servers: Any, http: httpx.AsyncClient) -> None:
+async def _race_sockets(
+    sockets: list[Player], action: str, body: dict[str, Any]
+) -> list[tuple[int, dict[str, Any]]]:
+    """The same move on every socket at once: (status, answer) for each."""
+    answers = await asyncio.gather(*(s.move(action, body) for s in sockets))
+    return [(200 if a["type"] == "ack" else a["status"], a) for a in answers]
+
+
+@pytest.mark.parametrize("transport", ["http", "ws"])
+async def test_identical_moves_apply_once(
+    servers: Any, http: httpx.AsyncClient, transport: str
+) -> None:
     a = servers(redis=True)
     b = servers(redis=True)
     urls = [a.url, b.url]
@@ -42,17 +57,28 @@ async def test_identical_moves_apply_once(servers: Any, http: httpx.AsyncClient)
     state = await new_people_match(http, tokens)
     match_id = state["id"]
     applied = 0
-    async with Watcher(b.url, match_id) as watcher:
+    async with Watcher(b.url, match_id) as watcher, contextlib.AsyncExitStack() as stack:
+        # Each seat's copies on sockets of their own, spread over both processes.
+        sockets = [
+            [await stack.enter_async_context(Player(urls[i % 2], match_id, tokens[seat]))
+             for i in range(COPIES if transport == "ws" else 0)]
+            for seat in (0, 1)
+        ]
         for _ in range(40):
             move = next_move(state)
             if move is None:
                 break
             seat, action, body = move
-            replies = await _race(http, urls, tokens[seat], match_id, action, body)
-            codes = sorted(r.status_code for r in replies)
-            assert codes == [200] + [409] * (COPIES - 1), [r.text for r in replies]
+            if transport == "ws":
+                answers = await _race_sockets(sockets[seat], action, body)
+            else:
+                replies = await _race(http, urls, tokens[seat], match_id, action, body)
+                answers = [(r.status_code, r.json()) for r in replies]
+            codes = sorted(code for code, _ in answers)
+            assert codes == [200] + [409] * (COPIES - 1), answers
             applied += 1
-            state = next(r for r in replies if r.status_code == 200).json()
+            won = next(answer for code, answer in answers if code == 200)
+            state = won["state"] if transport == "ws" else won
         if state["status"] == "playing":
             r = await http.post(f"{a.url}/api/matches/{match_id}/resign",
                                 headers=bearer(tokens[0]))

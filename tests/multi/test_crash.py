@@ -1,7 +1,9 @@
 """A server killed with SIGKILL in the middle of a load loses no acknowledged
 action, and after a restart every match plays on, finishes and verifies.
 
-Acknowledged means the client got a 200: the action's transaction had committed
+Moves go over HTTP or over each player's WebSocket (where moves of the same
+event-loop tick share a transaction: group commit). Acknowledged means the client
+got a 200, or an ``ack`` frame: the action's transaction had committed
 (on SQLite in WAL mode with synchronous=NORMAL a process crash loses nothing
 committed; only a power cut could). Requests in flight at the kill may or may not
 have been applied; either way the match must stay consistent.
@@ -10,11 +12,15 @@ have been applied; either way the match must stay consistent.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
-from multi_helpers import Watcher, bearer, new_people_match, next_move, sign_up
+import pytest
+from multi_helpers import Player, Watcher, bearer, new_people_match, next_move, sign_up
+from websockets.exceptions import ConnectionClosed
 
 from jackpot import fair
 
@@ -22,39 +28,77 @@ MATCHES = 10
 KILL_AFTER = 200  # acknowledged actions
 
 
+#: Sends one move; the state after it, or None once the server is gone.
+Mover = Callable[[int, str, dict[str, Any]], Awaitable[dict[str, Any] | None]]
+
+
 async def _play(
-    http: httpx.AsyncClient, base: str, tokens: list[str], state: dict[str, Any],
-    acks: list[tuple[str, str, int]], stop: asyncio.Event,
+    move_with: Mover, state: dict[str, Any], acks: list[tuple[str, str, int]],
+    stop: asyncio.Event,
 ) -> dict[str, Any]:
-    """Play one match until it ends or ``stop``; every 200 is logged in ``acks``."""
+    """Play one match until it ends or ``stop``; every acknowledgement is logged in ``acks``."""
     match_id = state["id"]
     while not stop.is_set():
         move = next_move(state)
         if move is None:
             return state
         seat, action, body = move
-        try:
-            r = await http.post(f"{base}/api/matches/{match_id}/{action}",
-                                headers=bearer(tokens[seat]), json=body)
-        except httpx.HTTPError:
+        after = await move_with(seat, action, body)
+        if after is None:
             return state  # the server is gone
-        if r.status_code != 200:
-            raise AssertionError(r.text)
-        state = r.json()
+        state = after
         acks.append((match_id, action, state["seq"]))
         if len(acks) >= KILL_AFTER:
             stop.set()
     return state
 
 
-async def test_sigkill_loses_no_acknowledged_action(servers: Any, http: httpx.AsyncClient) -> None:
+async def _play_match(
+    transport: str, http: httpx.AsyncClient, base: str, tokens: list[str],
+    state: dict[str, Any], acks: list[tuple[str, str, int]], stop: asyncio.Event,
+) -> dict[str, Any]:
+    match_id = state["id"]
+    if transport == "http":
+
+        async def post(seat: int, action: str, body: dict[str, Any]) -> dict[str, Any] | None:
+            try:
+                r = await http.post(f"{base}/api/matches/{match_id}/{action}",
+                                    headers=bearer(tokens[seat]), json=body)
+            except httpx.HTTPError:
+                return None
+            if r.status_code != 200:
+                raise AssertionError(r.text)
+            return dict(r.json())
+
+        return await _play(post, state, acks, stop)
+    async with contextlib.AsyncExitStack() as stack:
+        players = [await stack.enter_async_context(Player(base, match_id, t)) for t in tokens]
+
+        async def send(seat: int, action: str, body: dict[str, Any]) -> dict[str, Any] | None:
+            try:
+                answer = await players[seat].move(action, body)
+            except (ConnectionClosed, OSError, TimeoutError):
+                return None
+            if answer["type"] != "ack":
+                raise AssertionError(answer)
+            return dict(answer["state"])
+
+        with contextlib.suppress(ConnectionClosed, OSError):  # closing after the kill
+            return await _play(send, state, acks, stop)
+    return state
+
+
+@pytest.mark.parametrize("transport", ["http", "ws"])
+async def test_sigkill_loses_no_acknowledged_action(
+    servers: Any, http: httpx.AsyncClient, transport: str
+) -> None:
     srv = servers()
     accounts = [await sign_up(http, srv.url, f"Player{i}") for i in range(2 * MATCHES)]
     http.base_url = httpx.URL(srv.url)
     pairs = [accounts[2 * i : 2 * i + 2] for i in range(MATCHES)]
     states = [await new_people_match(http, pair) for pair in pairs]
     #: Whose match each is (a replacement match is appended to ``states`` out of order).
-    token_of = {s["id"]: pairs[i] for i, s in enumerate(states)}
+    token_of = {s["id"]: list(pairs[i]) for i, s in enumerate(states)}
     acks: list[tuple[str, str, int]] = []
     stop = asyncio.Event()
 
@@ -68,11 +112,11 @@ async def test_sigkill_loses_no_acknowledged_action(servers: Any, http: httpx.As
     async def seat_pair(i: int) -> None:
         state = states[i]
         while not stop.is_set():
-            state = await _play(http, srv.url, pairs[i], state, acks, stop)
+            state = await _play_match(transport, http, srv.url, pairs[i], state, acks, stop)
             if state["status"] == "finished" and not stop.is_set():
                 state = await new_people_match(http, pairs[i])
                 states.append(state)
-                token_of[state["id"]] = pairs[i]
+                token_of[state["id"]] = list(pairs[i])  # in this match's order
 
     await asyncio.gather(*(seat_pair(i) for i in range(MATCHES)))
     await kill_task

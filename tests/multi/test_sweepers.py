@@ -39,7 +39,7 @@ async def _set_up(url: str) -> list[str]:
             for _ in range(MATCHES):
                 out = await create_match(
                     conn, actor, variant="jackpot", seats=2, bots_count=1, deadline_seconds=1,
-                    client_seed=None, private=False, min_deadline=1,
+                    client_seed=None, private=False, min_deadline=1, max_active=None,
                 )
                 ids.append(out.match_id)
     finally:

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
+from sqlalchemy import select
+
+from jackpot import fair
+from jackpot.web.base import models as t
 
 PASSWORD = "correct horse battery"
 
 
-async def sign_up(client: httpx.AsyncClient, name: str) -> dict[str, Any]:
+async def sign_up(
+    client: httpx.AsyncClient, name: str, autoplay: bool = False
+) -> dict[str, Any]:
+    """A new account. Autoplay of forced moves is off unless asked for: most tests
+    press every move themselves (tests/web/play/test_autoplay_site.py covers autoplay)."""
     r = await client.post(
         "/api/account",
         json={"email": f"{name.lower()}@example.org", "password": PASSWORD, "name": name},
     )
     assert r.status_code == 201, r.text
+    if not autoplay:
+        off = {"throws": False, "single_covers": False}
+        switched = await client.put("/api/account/autoplay", json=off)
+        assert switched.status_code == 200, switched.text
     return dict(r.json())
 
 
@@ -27,15 +40,33 @@ async def move(client: httpx.AsyncClient, state: dict[str, Any]) -> httpx.Respon
     return await client.post(f"/api/matches/{mid}/cover", json={"tiles": turn["options"][-1]})
 
 
+async def seated(
+    clients: Iterable[httpx.AsyncClient], match_id: str
+) -> dict[int, httpx.AsyncClient]:
+    """Each person's seat in a started match (the order of play is drawn from the
+    seed, so a seat is found by asking who "you" is, not by who joined first)."""
+    out: dict[int, httpx.AsyncClient] = {}
+    for c in clients:
+        state = (await c.get(f"/api/matches/{match_id}")).json()
+        out[next(i for i, s in enumerate(state["seats"]) if s["you"])] = c
+    return out
+
+
+async def seat_of(client: httpx.AsyncClient, match_id: str) -> int:
+    """The caller's seat in a started match."""
+    return next(iter(await seated([client], match_id)))
+
+
 async def play_out(
-    clients: dict[int, httpx.AsyncClient],
+    clients: Iterable[httpx.AsyncClient] | dict[int, httpx.AsyncClient],
     state: dict[str, Any],
     log: list[str] | None = None,
     check_fresh: bool = False,
 ) -> dict[str, Any]:
-    """Play a match to its end; ``clients`` maps each human seat to its client.
-    Every response body is appended to ``log`` (for the secrecy test)."""
+    """Play a match to its end with the clients of its people (their seats are found
+    by asking). Every response body is appended to ``log`` (for the secrecy test)."""
     mid = state["id"]
+    clients = await seated(clients.values() if isinstance(clients, dict) else clients, mid)
     for _ in range(5000):
         if state["status"] == "finished":
             return state
@@ -56,3 +87,33 @@ async def play_out(
                 ):
                     log.append((await c.get(path)).text)
     raise AssertionError("the match did not end")
+
+
+async def join_in_joining_order(
+    client: httpx.AsyncClient, match_id: str, order: list[int] | None = None
+) -> httpx.Response:
+    """Take the last free seat with a client seed chosen so that the order of play
+    drawn from the seed is ``order`` (by default the joining order: the creator
+    first). For tests about something other than the draw; the test reads the
+    server seed from the database, which no player can."""
+    app = client._transport.app  # type: ignore[attr-defined]
+    async with app.state.db.read() as conn:
+        server_seed = (
+            await conn.execute(select(t.matches.c.server_seed).where(t.matches.c.id == match_id))
+        ).scalar_one()
+        seats = (
+            await conn.execute(
+                select(t.seats.c.is_bot, t.seats.c.client_seed)
+                .where(t.seats.c.match_id == match_id)
+                .order_by(t.seats.c.seat)
+            )
+        ).all()
+    parts = [s.client_seed for s in seats if not s.is_bot and s.client_seed]
+    people = sum(1 for s in seats if not s.is_bot)
+    want = tuple(order if order is not None else range(len(seats)))
+    for k in range(10_000):
+        seed = f"j{k}"
+        client_seed = ".".join([*parts, seed])
+        if fair.order_of_play(server_seed, client_seed, len(seats), people=people) == want:
+            return await client.post(f"/api/matches/{match_id}/join", json={"client_seed": seed})
+    raise AssertionError(f"no client seed draws {want}")

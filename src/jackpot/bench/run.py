@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from jackpot.bench.client import Connection, HTTPError, SSEWatcher
+from jackpot.bench.client import Connection, HTTPError, MatchSocket, SSEWatcher
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
@@ -78,7 +78,13 @@ class Server:
 
     async def start(self) -> None:
         env = {**os.environ, "JACKPOT_VAR_DIR": str(self.dir),
-               "JACKPOT_SECRET_KEY": secrets.token_hex(16)}
+               "JACKPOT_SECRET_KEY": secrets.token_hex(16),
+               # Every benchmark player comes from this one address: the limits a
+               # stranger meets per address would stop the benchmark, not measure it.
+               "JACKPOT_SIGNUP_LIMIT": "1000000/1h",
+               "JACKPOT_LOGIN_LIMIT": "1000000/1h",
+               "JACKPOT_STREAMS_PER_ADDRESS": "100000",
+               "JACKPOT_ACCOUNT_ACTIVE_MATCHES": "100000"}
         env.pop("JACKPOT_REDIS_URL", None)
         env.pop("DATABASE_URL", None)
         if self.db == "postgresql":
@@ -185,7 +191,10 @@ async def sign_up_all(host: str, port: int, n: int, parallel: int = 8) -> list[s
                 "email": f"p{i}-{tag}@bench.example", "password": "bench password",
                 "name": f"P{i}x{tag}"})
             r.raise_for_status()
-            r = await c.post("/api/tokens", json={"label": "bench"})
+            # Every move is pressed, as the peer's clients do: no forced move made for them.
+            r = await c.put("/api/account/autoplay", json={"throws": False, "single_covers": False})
+            r.raise_for_status()
+            r = await c.post("/api/tokens", json={"label": "bench", "password": "bench password"})
             r.raise_for_status()
             tokens.append(r.json()["token"])
 
@@ -210,16 +219,22 @@ class Table:
     """Two seated players at one match: two API connections, two SSE streams."""
 
     def __init__(self, host: str, port: int, tokens: list[str], stats: Stats,
-                 interval: float = 0.0) -> None:
+                 interval: float = 0.0, transport: str = "http") -> None:
         self.host = host
         self.port = port
         self.tokens = tokens
         self.stats = stats
         self.api = [Connection(host, port, {"Authorization": f"Bearer {t}"}) for t in tokens]
+        #: "http": moves as POSTs, events over SSE; "ws": both on one socket per seat.
+        self.transport = transport
         self.watchers: list[SSEWatcher] = []
+        self.sockets: list[MatchSocket] = []
+        # Indexed by player (0 made the match, 1 joined it), not by seat.
         self.seen = [0, 0]
         self.acked: list[dict[int, float]] = [{}, {}]
         self.arrived = [asyncio.Event(), asyncio.Event()]
+        #: The player in each seat: the order of play is drawn when player 1 joins.
+        self.player_of = [0, 1]
         #: With ``--rate``: seconds between this table's actions (0: as fast as it can).
         self.interval = interval
         self.next_at = 0.0
@@ -240,14 +255,29 @@ class Table:
     async def new_match(self) -> dict[str, Any]:
         for w in self.watchers:
             await w.stop()
+        for sock in self.sockets:
+            await sock.close()
         state = await self.api[0].json("POST", "/api/matches", {
             "seats": 2, "bots": 0, "deadline_seconds": 3600}, expect=201)
         state = await self.api[1].json("POST", f"/api/matches/{state['id']}/join", {})
+        joiner = next(i for i, seat in enumerate(state["seats"]) if seat["you"])
+        self.player_of = [1, 0] if joiner == 0 else [0, 1]
         self.seen = [0, 0]
         self.acked = [{}, {}]
+        if self.transport == "ws":
+            self.sockets = [
+                MatchSocket(self.host, self.port, state["id"],
+                            {"Authorization": f"Bearer {self.tokens[player]}"},
+                            self._on_event(player))
+                for player in (0, 1)
+            ]
+            await asyncio.wait_for(
+                asyncio.gather(*(sock.connect() for sock in self.sockets)), timeout=30
+            )
+            return dict(state)
         self.watchers = [
-            SSEWatcher(self.host, self.port, state["id"], self._on_event(seat))
-            for seat in (0, 1)
+            SSEWatcher(self.host, self.port, state["id"], self._on_event(player))
+            for player in (0, 1)
         ]
         for w in self.watchers:
             w.start()
@@ -256,21 +286,21 @@ class Table:
         )
         return dict(state)
 
-    def _on_event(self, seat: int) -> Any:
+    def _on_event(self, player: int) -> Any:
         def on_event(seq: int, when: float) -> None:
-            self.seen[seat] = max(self.seen[seat], seq)
-            acked_at = self.acked[seat].pop(seq, None)
+            self.seen[player] = max(self.seen[player], seq)
+            acked_at = self.acked[player].pop(seq, None)
             if acked_at is not None and self.stats.measuring:
                 self.stats.sse.append(when - acked_at)
-            self.arrived[seat].set()
+            self.arrived[player].set()
 
         return on_event
 
-    async def _wait_seen(self, seat: int, seq: int) -> bool:
+    async def _wait_seen(self, player: int, seq: int) -> bool:
         async def until() -> None:
-            while self.seen[seat] < seq:
-                self.arrived[seat].clear()
-                await self.arrived[seat].wait()
+            while self.seen[player] < seq:
+                self.arrived[player].clear()
+                await self.arrived[player].wait()
 
         try:
             await asyncio.wait_for(until(), timeout=10)
@@ -289,18 +319,26 @@ class Table:
                 match_id = state["id"]
                 continue
             seat, action, body = move
+            player = self.player_of[seat]
             await self._pace()
             t0 = time.perf_counter()
-            status, data = await self.api[seat].request(
-                "POST", f"/api/matches/{match_id}/{action}", body)
+            if self.transport == "ws":
+                reply = await self.sockets[player].move(action, body)
+                ok = reply["type"] == "ack"
+                answer = reply.get("state")
+            else:
+                status, data = await self.api[player].request(
+                    "POST", f"/api/matches/{match_id}/{action}", body)
+                ok = status == 200
+                answer = json.loads(data) if ok else None
             t1 = time.perf_counter()
-            if status != 200:
+            if not ok:
                 self.stats.refused += 1
-                state = await self.api[seat].json("GET", f"/api/matches/{match_id}")
+                state = await self.api[player].json("GET", f"/api/matches/{match_id}")
                 continue
-            state = json.loads(data)
+            state = answer
             seq = state["seq"]
-            other = 1 - seat
+            other = 1 - player
             if self.stats.measuring:
                 self.stats.actions += 1
                 self.stats.latencies.append(t1 - t0)
@@ -310,12 +348,15 @@ class Table:
                 else:
                     self.acked[other][seq] = t1
             nxt = next_move(state)
-            if nxt is not None and nxt[0] == other and not await self._wait_seen(other, seq):
+            waits = nxt is not None and self.player_of[nxt[0]] == other
+            if waits and not await self._wait_seen(other, seq):
                 self.stats.sse_missing += 1  # the other seat never saw its turn
 
     async def close(self) -> None:
         for w in self.watchers:
             await w.stop()
+        for sock in self.sockets:
+            await sock.close()
         for c in self.api:
             await c.close()
 
@@ -361,7 +402,7 @@ async def play_benchmark(args: argparse.Namespace, host: str, port: int,
     interval = args.matches / args.rate if args.rate else 0.0
     tables = [
         Table(host, port, [tokens[(2 * i) % len(tokens)], tokens[(2 * i + 1) % len(tokens)]],
-              stats, interval)
+              stats, interval, args.transport)
         for i in range(args.matches)
     ]
     # Every table's first match is set up before the clock starts, a few at a time:
@@ -385,7 +426,7 @@ async def play_benchmark(args: argparse.Namespace, host: str, port: int,
     stats.measuring = False
     elapsed = time.perf_counter() - t0
     cpu1, cpu_client1 = cpu_seconds(pids), _self_cpu()
-    sse_open = sum(w.open for t in tables for w in t.watchers)
+    sse_open = sum(w.open for t in tables for w in [*t.watchers, *t.sockets])
     rss = rss_mb(pids)
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -533,6 +574,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=0.0,
                    help="offered actions per second over all matches, each match pacing "
                    "itself evenly (default 0: every match acts as fast as answers come)")
+    p.add_argument("--transport", choices=["http", "ws"], default="http",
+                   help="http: moves as POSTs, each seat following an SSE stream; ws: moves "
+                   "and events on one WebSocket per seat (the match page's way)")
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds of play")
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--health-seconds", type=float, default=5.0)
@@ -571,7 +615,7 @@ async def amain(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         if server is not None:
             await server.stop()
     result["settings"] = {"db": args.db, "processes": args.processes, "redis": redis,
-                          "url": args.url}
+                          "url": args.url, "transport": args.transport}
     result["machine"] = machine()
     # Other work on the machine skews every figure: say how busy it was.
     result["load_average_before"] = load_before

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, TextIO
 
 from jackpot.engine import FULL, Match, Variant
+from jackpot.strategy.strength import Strength
 
 STRENGTHS = ("lowest", "highest", "best")
 
@@ -22,10 +23,10 @@ STRENGTHS = ("lowest", "highest", "best")
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "verify",
-        help="check a finished match record (jackpot-record/1) against its seed",
-        description="Replay a jackpot-record/1 from its published seed: every die, option, "
-        "cover, bot choice and the result. Exit 0 when valid, 1 at the first difference, "
-        "2 when the input is not a readable record.",
+        help="check a finished match record (jackpot-record/1 or /2) against its seed",
+        description="Replay a jackpot-record/1 or /2 from its published seed: the order of "
+        "play (/2), every die, option, cover, bot choice and the result. Exit 0 when valid, "
+        "1 at the first difference, 2 when the input is not a readable record.",
     )
     p.add_argument("file", help="record file, or - for standard input")
     p.add_argument("-v", "--verbose", action="store_true", help="list every check made")
@@ -48,11 +49,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="play many solo turns with a bot and compare with the exact odds",
         description="Monte Carlo of N solo turns from a full board by one bot (NumPy, "
         "reproducible from --seed): jackpot rate with a 95% interval beside the exact "
-        "value, mean score, and a score histogram.",
+        "value, mean score, and a score histogram. With --actions: the moves a turn asks "
+        "of a person, with and without autoplay, played on the engine.",
     )
     _variant_arg(p)
     p.add_argument("--strength", choices=STRENGTHS, default="best")
-    p.add_argument("--turns", type=_positive_int, default=1_000_000)
+    p.add_argument(
+        "--turns",
+        type=_positive_int,
+        help="turns to play (default 1,000,000; 100,000 with --actions)",
+    )
+    p.add_argument(
+        "--actions",
+        action="store_true",
+        help="count throws and covers per turn, and what autoplay leaves to the person",
+    )
     p.add_argument("--seed", type=int, default=None, help="RNG seed (default: random)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_simulate)
@@ -61,7 +72,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "selfplay",
         help="a whole match between bots, written as a finished record",
         description="Play a match between bots, strengths drawn from the seed as on the "
-        "site, and write it as a finished jackpot-record/1 (for demos and verifiers).",
+        "site, and write it as a finished jackpot-record/2 (for demos and verifiers; "
+        "with nobody to favour, bots keep their joining order).",
     )
     _variant_arg(p)
     p.add_argument("--seats", type=int, choices=(1, 2, 3, 4), default=2)
@@ -100,7 +112,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     except RecordFormatError as exc:
-        print(f"not a jackpot-record/1: {exc}", file=sys.stderr)
+        print(f"not a jackpot record (/1 or /2): {exc}", file=sys.stderr)
         return 2
     report = verify(record)
     if args.verbose:
@@ -130,7 +142,6 @@ def _parse_open(text: str) -> frozenset[int]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from jackpot.strategy import Strength
     from jackpot.strategy.policy import policy_values
     from jackpot.strategy.solver import expected_score_min, p_shut_max
 
@@ -180,17 +191,19 @@ def _pct(p: Fraction | float) -> str:
 def cmd_simulate(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from jackpot.strategy import Strength
     from jackpot.strategy.policy import policy_values
     from jackpot.strategy.simulate import simulate
 
     variant = Variant(args.variant)
     strength = Strength(args.strength)
     seed = args.seed if args.seed is not None else secrets.randbits(63)
+    if args.actions:
+        return _simulate_actions(args, variant, strength, seed)
+    turns = args.turns or 1_000_000
     rng = np.random.default_rng(seed)
-    bar = _progress_bar(args.turns, sys.stderr) if not args.json else None
+    bar = _progress_bar(turns, sys.stderr) if not args.json else None
     try:
-        result = simulate(variant, strength, args.turns, rng, bar.update if bar else None)
+        result = simulate(variant, strength, turns, rng, bar.update if bar else None)
     finally:
         if bar is not None:
             bar.close()
@@ -232,6 +245,65 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Rows of the --actions table: (key, words), per turn.
+_ACTION_ROWS = (
+    ("forced_throws", "throws with no choice (two dice)"),
+    ("chosen_throws", "throws choosing one die or two"),
+    ("single_covers", "covers with a single option"),
+    ("chosen_covers", "covers with two options or more"),
+    ("without_autoplay", "actions without autoplay"),
+    ("autoplay_throws", "actions, autoplay of throws only"),
+    ("autoplay_covers", "actions, autoplay of single covers only"),
+    ("autoplay_both", "actions with autoplay (real choices)"),
+)
+
+
+def _simulate_actions(
+    args: argparse.Namespace, variant: Variant, strength: Strength, seed: int
+) -> int:
+    """Play turns on the engine and count what a person would have had to press."""
+    import random
+
+    from jackpot.strategy.pace import count_turns, expected_moves
+
+    turns = args.turns or 100_000
+    rng = random.Random(seed)
+
+    def roll(n: int, count: int) -> tuple[int, ...]:
+        return tuple(rng.randint(1, 6) for _ in range(count))
+
+    counted = count_turns(variant, strength, turns, roll)
+    exact = expected_moves(variant, strength)
+    rows = []
+    for key, words in _ACTION_ROWS:
+        values = [getattr(t, key) for t in counted]
+        mean = sum(values) / turns
+        var = sum((v - mean) ** 2 for v in values) / max(1, turns - 1)
+        half = 1.959963984540054 * (var / turns) ** 0.5
+        rows.append((key, words, mean, half, float(getattr(exact, key))))
+    if args.json:
+        out = {
+            "variant": variant.value,
+            "strength": strength.value,
+            "turns": turns,
+            "seed": seed,
+            "per_turn": {
+                key: {"mean": mean, "interval95": [mean - half, mean + half], "exact": ex}
+                for key, _, mean, half, ex in rows
+            },
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    print(
+        f"{turns:,} {variant.value} turns by the {strength.value} bot, on the engine (seed {seed})"
+    )
+    print(f"  {'per turn':<40} {'simulated':>9}  {'95% interval':<17} {'exact':>7}")
+    for _, words, mean, half, ex in rows:
+        interval = f"[{mean - half:.3f}, {mean + half:.3f}]"
+        print(f"  {words:<40} {mean:>9.3f}  {interval:<17} {ex:>7.3f}")
+    return 0
+
+
 class _Bar:
     """tqdm on a terminal, nothing when output is piped (no noise in logs)."""
 
@@ -263,6 +335,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         check_client_seed,
         check_server_seed,
         commitment,
+        order_of_play,
         throw_dice,
     )
     from jackpot.fair.recorder import append_events
@@ -295,6 +368,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         client_seed=client_seed,
         events=tuple(log),
         result=match.result,
+        joined=order_of_play(server_seed, client_seed, args.seats, people=0),
     )
     text = record.to_json()
     if args.out:

@@ -5,17 +5,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
+import socket
 import sys
 from typing import Any
 
 
 def _settings() -> Any:
+    """The settings, checked against the machine (web/base/startup_checks.py); None,
+    after one line on stderr saying what is wrong and what to do, when unusable."""
     from jackpot.web.base.settings import SettingsError, load_settings
+    from jackpot.web.base.startup_checks import check_all
 
     try:
-        return load_settings()
+        settings = load_settings()
+        check_all(settings)
+        return settings
     except SettingsError as exc:
-        print(f"jackpot: configuration error: {exc}", file=sys.stderr)
+        print(f"configuration error: {exc}", file=sys.stderr)
         return None
 
 
@@ -23,10 +30,23 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from jackpot.web.app import create_app
+    from jackpot.web.play.socket_moves import MAX_MESSAGE
 
+    # Links in mails and the allowed Host names default to the address served; set
+    # in the environment so that every worker process reads the same.
+    host = args.host
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.getfqdn()
+    os.environ["JACKPOT_LISTEN"] = f"[{host}]:{args.port}" if ":" in host else f"{host}:{args.port}"
     settings = _settings()
     if settings is None:
         return 2
+    if settings.base_url is None and host != args.host:
+        print(
+            f"jackpot: warning: listening on every interface without JACKPOT_BASE_URL: "
+            f"links in mails point to {settings.link_base}",
+            file=sys.stderr,
+        )
     # Several workers need an import string: uvicorn starts each in its own process,
     # where the factory reads the same environment. They share the database, and
     # live updates need JACKPOT_REDIS_URL (else a watcher only sees moves made
@@ -50,11 +70,18 @@ def serve(args: argparse.Namespace) -> int:
         # A stream that somehow stays open must not hold a SIGTERM forever: uvicorn
         # otherwise waits for open streams before it stops.
         timeout_graceful_shutdown=5,
-        proxy_headers=True,
+        # X-Forwarded-* are read by web/base/client.py, and only from the proxies
+        # in JACKPOT_TRUSTED_PROXIES (uvicorn's own default trusts 127.0.0.1,
+        # which would let any local client choose its address).
+        proxy_headers=False,
         # A player thinks longer than uvicorn's default 5 s between moves; keeping
         # the connection open for 30 s spares most moves a new connection (and a
         # new TLS handshake behind a proxy that passes them through).
         timeout_keep_alive=30,
+        # A match's WebSocket carries moves of a few dozen bytes (socket_moves.py).
+        ws_max_size=MAX_MESSAGE,
+        # Compressing frames of a few hundred bytes costs more CPU than it saves.
+        ws_per_message_deflate=False,
     )
     if workers:
         # uvicorn's supervisor runs its own Server in each worker, so there a
@@ -80,11 +107,17 @@ def serve(args: argparse.Namespace) -> int:
 def sweep(args: argparse.Namespace) -> int:
     from jackpot.web.base.bus_redis import make_bus
     from jackpot.web.base.db import Database
-    from jackpot.web.play.sweeper import run_sweeper, sweep_once
+    from jackpot.web.play.sweeper import expire_lobby, run_sweeper, sweep_once
 
     settings = _settings()
     if settings is None:
         return 2
+    if settings.base_url is None:
+        print(
+            "jackpot: warning: JACKPOT_BASE_URL is not set: links in mails sent by this "
+            f"sweeper point to {settings.link_base}",
+            file=sys.stderr,
+        )
 
     async def main() -> None:
         db = Database(settings.database_url)
@@ -96,10 +129,14 @@ def sweep(args: argparse.Namespace) -> int:
         try:
             if args.once:
                 from jackpot.web.notify.mailer import mail_step
+                from jackpot.web.notify.resets import send_reset_mails
 
                 n = await sweep_once(db, bus)
                 print(f"applied {n} timeout{'s' if n != 1 else ''}")
-                sent = await mail_step(db, settings)
+                n = await expire_lobby(db, bus)
+                print(f"called off {n} stale lobby match{'es' if n != 1 else ''}")
+                sent = await send_reset_mails(db, settings)
+                sent += await mail_step(db, settings)
                 print(f"sent {sent} mail{'s' if sent != 1 else ''}")
             else:
                 await run_sweeper(

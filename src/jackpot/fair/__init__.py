@@ -1,4 +1,4 @@
-"""Provable fairness: jackpot-fair/1 (seeds, dice, bot strengths) and jackpot-record/1.
+"""Provable fairness: jackpot-fair/1 (seeds, dice, bot strengths, order of play) and records.
 
 Pure: no I/O, no clock, no randomness. The caller draws the server seed
 (``secrets.token_hex(32)``) and passes it in.
@@ -7,7 +7,9 @@ Pure: no I/O, no clock, no randomness. The caller draws the server seed
 from jackpot.fair import record
 from jackpot.fair.dice import bot_strength, byte_stream, throw_dice
 from jackpot.fair.record import (
-    FORMAT,
+    FORMAT_V1,
+    FORMAT_V2,
+    FORMATS,
     OutEntry,
     Record,
     RecordEvent,
@@ -17,6 +19,7 @@ from jackpot.fair.record import (
     ThrowEntry,
     parse_record,
 )
+from jackpot.fair.seating import draw_order, order_of_play
 from jackpot.fair.seeds import (
     check_client_seed,
     check_server_seed,
@@ -27,7 +30,9 @@ from jackpot.fair.seeds import (
 from jackpot.fair.verify import Verification, verify
 
 __all__ = [
-    "FORMAT",
+    "FORMATS",
+    "FORMAT_V1",
+    "FORMAT_V2",
     "OutEntry",
     "Record",
     "RecordEvent",
@@ -42,6 +47,8 @@ __all__ = [
     "check_server_seed",
     "combine_client_seeds",
     "commitment",
+    "draw_order",
+    "order_of_play",
     "parse_record",
     "record",
     "split_client_seed",

@@ -1,10 +1,14 @@
-"""``jackpot-record/1``: one JSON document per match, read strictly and written canonically.
+"""``jackpot-record/1`` and ``/2``: one JSON document per match, read strictly, written canonically.
 
 The record is the verifier's only input, so parsing is deliberately unforgiving: a
 field of the wrong type, a bool where a number belongs, an unknown key or a tile out of
 range is refused with a message naming the field, instead of being coerced into
 something the match never contained. Whether the record is *true* (dice, covers,
 result) is ``verify``'s business; this module only says whether it is well-formed.
+
+``/2`` is ``/1`` plus ``joined``: the seats are listed in the order of play drawn from
+the seed, and ``joined[p]`` is the joining index of the seat that plays p-th, so a
+verifier can redo the draw. Records written before the draw stay ``/1`` and still read.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from jackpot.engine.result import Result
 from jackpot.engine.tiles import Variant
 from jackpot.strategy.strength import Strength
 
-FORMAT = "jackpot-record/1"
+FORMAT_V1 = "jackpot-record/1"
+FORMAT_V2 = "jackpot-record/2"
+FORMATS = (FORMAT_V1, FORMAT_V2)
 #: The site offers 60 s to 7 days; a test or demo server may lower the minimum
 #: (JACKPOT_MIN_DEADLINE_SECONDS), and its records must still be readable.
 DEADLINE_MIN = 1
@@ -45,11 +51,13 @@ _TOP_KEYS = (
     "events",
     "result",
 )
+#: /2 adds ``joined`` right after the seats it describes.
+_TOP_KEYS_V2 = (*_TOP_KEYS[:6], "joined", *_TOP_KEYS[6:])
 _RESULT_KEYS = ("rounds", "totals", "shut", "places", "winners")
 
 
 class RecordFormatError(ValueError):
-    """The document is not a well-formed jackpot-record/1; the message names the field."""
+    """The document is not a well-formed record; the message names the field."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +120,12 @@ class Record:
     client_seed: str
     events: tuple[RecordEvent, ...]
     result: RecordResult | None = None
+    #: ``/2`` only: for each seat in the order of play, its joining index (None: ``/1``).
+    joined: tuple[int, ...] | None = None
+
+    @property
+    def format(self) -> str:
+        return FORMAT_V1 if self.joined is None else FORMAT_V2
 
     @property
     def throws(self) -> tuple[ThrowEntry, ...]:
@@ -119,13 +133,17 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object, keys in the order docs/fair-play.md lists them."""
-        return {
-            "format": FORMAT,
+        head: dict[str, Any] = {
+            "format": self.format,
             "id": self.id,
             "variant": str(self.variant),
             "deadline_seconds": self.deadline_seconds,
             "created": self.created,
             "seats": [s.to_dict() for s in self.seats],
+        }
+        if self.joined is not None:
+            head["joined"] = list(self.joined)
+        return head | {
             "commitment": self.commitment,
             "server_seed": self.server_seed,
             "client_seed": self.client_seed,
@@ -141,7 +159,7 @@ class Record:
         """
         d = self.to_dict()
         lines = []
-        for key in _TOP_KEYS:
+        for key in d:
             value = d[key]
             if key in ("seats", "events") and value:
                 items = ",\n".join("    " + _dump(item) for item in value)
@@ -168,10 +186,11 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
             raise RecordFormatError(f"not JSON: {exc}") from None
     else:
         obj = source
-    if isinstance(obj, Mapping) and "format" in obj and obj["format"] != FORMAT:
+    if isinstance(obj, Mapping) and "format" in obj and obj["format"] not in FORMATS:
         # Checked first: a different format explains every other difference at once.
-        raise _fail("format", repr(FORMAT), obj["format"])
-    d = _object(obj, "record", _TOP_KEYS)
+        raise _fail("format", f"{FORMAT_V1!r} or {FORMAT_V2!r}", obj["format"])
+    v2 = isinstance(obj, Mapping) and obj.get("format") == FORMAT_V2
+    d = _object(obj, "record", _TOP_KEYS_V2 if v2 else _TOP_KEYS)
     seats = _seats(d["seats"])
     n_seats = len(seats)
     server_seed = d["server_seed"]
@@ -191,6 +210,7 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
             for i, e in enumerate(_list(d["events"], "events", "a list of events"))
         ),
         result=None if d["result"] is None else _result(d["result"], n_seats),
+        joined=_joined(d["joined"], n_seats) if v2 else None,
     )
 
 
@@ -307,6 +327,17 @@ def _seats(value: object) -> tuple[SeatEntry, ...]:
         name = _text(d["name"], f"seats[{i}].name")
         out.append(SeatEntry(name, _strength(d["bot"], f"seats[{i}].bot")))
     return tuple(out)
+
+
+def _joined(value: object, n_seats: int) -> tuple[int, ...]:
+    expected = f"each joining index 0-{n_seats - 1} once, one per seat ({n_seats})"
+    items = _list(value, "joined", expected)
+    for index in items:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise RecordFormatError(f"joined: expected {expected}, got {_kind(index)} in it")
+    if sorted(items) != list(range(n_seats)):
+        raise RecordFormatError(f"joined: expected {expected}, got {items!r}")
+    return tuple(items)
 
 
 def _seat(value: object, where: str, n_seats: int) -> int:

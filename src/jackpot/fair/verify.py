@@ -18,7 +18,6 @@ from typing import Any
 from jackpot.engine import IllegalMove, Match, Variant, describe_options, options
 from jackpot.fair.dice import bot_strength, throw_dice
 from jackpot.fair.record import (
-    FORMAT,
     OutEntry,
     Record,
     RecordEvent,
@@ -26,6 +25,7 @@ from jackpot.fair.record import (
     ThrowEntry,
     parse_record,
 )
+from jackpot.fair.seating import order_of_play, seats_label
 from jackpot.fair.seeds import check_client_seed, split_client_seed
 from jackpot.strategy.bots import choose_cover, choose_dice_count
 from jackpot.strategy.strength import Strength
@@ -65,8 +65,8 @@ def verify(record: Record | str | bytes | Mapping[str, Any]) -> Verification:
         except RecordFormatError as exc:
             raise _Problem(f"format: {exc}") from None
         except (TypeError, ValueError, AttributeError) as exc:
-            raise _Problem(f"format: not a jackpot-record/1 ({exc})") from None
-        checks.append(f"format: the record is well-formed {FORMAT}")
+            raise _Problem(f"format: not a jackpot record ({exc})") from None
+        checks.append(f"format: the record is well-formed {record.format}")
         summary = _verify(record, checks)
     except _Problem as problem:
         return Verification(
@@ -87,13 +87,20 @@ def _verify(record: Record, checks: list[str]) -> str:
         )
     checks.append("commitment: the SHA-256 of the server seed is the commitment")
     _check_client_seed(record, checks)
+    _check_order_of_play(record, server_seed, checks)
     _check_bot_strengths(record, server_seed, checks)
     match = _replay(record, server_seed, checks)
     return _check_result(record, match, checks)
 
 
+def _people_in_joining_order(record: Record) -> list[int]:
+    """The human seats (numbered in the order of play) in the order they joined."""
+    joined = record.joined or tuple(range(len(record.seats)))
+    return sorted((i for i, s in enumerate(record.seats) if s.bot is None), key=joined.__getitem__)
+
+
 def _check_client_seed(record: Record, checks: list[str]) -> None:
-    humans = [i for i, s in enumerate(record.seats) if s.bot is None]
+    humans = _people_in_joining_order(record)
     parts = split_client_seed(record.client_seed)
     if humans and len(parts) != len(humans):
         raise _Problem(
@@ -107,14 +114,48 @@ def _check_client_seed(record: Record, checks: list[str]) -> None:
             whose = _seat_name(record, humans[k]) if humans else f"part {k + 1}"
             raise _Problem(f"{exc} (the part of {whose})") from None
     if humans:
+        order = "joining" if record.joined is not None else "seat"
         checks.append(
-            f"client seed: {len(parts)} well-formed part(s), one for each human seat, "
-            "so every player had a hand in the dice"
+            f"client seed: {len(parts)} well-formed part(s), one for each human seat in "
+            f"{order} order, so every player had a hand in the dice"
         )
     else:
         # Nobody has a stake in a bots-only match (selfplay): whoever ran it chose
         # the client seed, and any well-formed one will do.
         checks.append("client seed: well-formed (no seat is human, so anyone could choose it)")
+
+
+def _check_order_of_play(record: Record, server_seed: str, checks: list[str]) -> None:
+    """``/2``: the seats play in the order the seed draws from their joining order.
+
+    People join first (the creator first) and bots after them, so a bot with a lower
+    joining index than a person is a record that moved a bot into a person's place.
+    """
+    joined = record.joined
+    if joined is None:
+        return
+    people = sum(1 for s in record.seats if s.bot is None)
+    for seat, index in enumerate(joined):
+        is_person = record.seats[seat].bot is None
+        if is_person != (index < people):
+            kind = "a person" if is_person else "a bot"
+            raise _Problem(
+                f"joined[{seat}]: {_seat_name(record, seat)} is {kind} with joining index "
+                f"{index}, but the {people} person(s) join first (indices 0-{people - 1}) "
+                "and bots after them"
+                if people
+                else f"joined[{seat}]: expected a bot's joining index, got {index}"
+            )
+    drawn = order_of_play(server_seed, record.client_seed, len(record.seats), people=people)
+    if joined != drawn:
+        source = (
+            "a match without people keeps the joining order"
+            if people == 0
+            else f"the seed draws {list(drawn)} from the label {seats_label(record.client_seed)!r}"
+        )
+        raise _Problem(f"joined: record says {list(joined)}, but {source}")
+    how = "drawn from the seed" if people else "the joining order (no person to draw for)"
+    checks.append(f"order of play: {list(joined)} (joining index of each seat), {how}")
 
 
 def _check_bot_strengths(record: Record, server_seed: str, checks: list[str]) -> None:

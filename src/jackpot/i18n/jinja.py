@@ -35,6 +35,7 @@ def install(env: Environment) -> None:
         number=formats.number,
         percent=formats.percent,
         day=formats.day,
+        moment=formats.moment,
         and_list=formats.and_list,
         or_list=formats.or_list,
         variant=formats.variant_name,

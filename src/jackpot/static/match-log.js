@@ -17,6 +17,7 @@ export class History {
   reset() {
     this.el.textContent = "";
     this.pending = null; // the line of a throw whose cover is still to come
+    this.autoThrow = false; // the latest throw was made for the reader by autoplay
     this.board = null; // {seat, open, dice, dead, throws, covered}
     this.lastPlayed = null; // the latest board with a throw on it
     this.lastDead = null; // {seat, dice} of the latest throw that reached nothing
@@ -37,15 +38,29 @@ export class History {
     return li;
   }
 
+  /** A log line with what autoplay made of it for the reader: "(thrown for you)". */
+  forYou(text, thrown, covered) {
+    const marks = [];
+    if (thrown) marks.push(W.thrownForYou);
+    if (covered) marks.push(W.coveredForYou);
+    return marks.length ? W.madeForYou(text, marks) : text;
+  }
+
   /** Take one event in; returns what a screen reader should hear of it, or "". */
   add(ev) {
     const { seatName, isYou, solo } = this.names;
     const who = ev.seat === undefined ? "" : seatName(ev.seat);
     switch (ev.type) {
-      case "started":
+      case "started": {
         this.board = { seat: 0, open: FULL, dice: null, dead: false, throws: 0, covered: [] };
         this.line(W.logStarted, "event");
-        return W.logStarted;
+        // Names are those of the state after the start (the page applies a "started"
+        // event before logging it), so seat 0 is the first in the order of play.
+        if (!ev.joined || ev.joined.length < 2) return W.logStarted;
+        const drawn = W.logOrderDrawn(seatName(0), isYou(0));
+        this.line(drawn, "event");
+        return `${W.logStarted}. ${drawn}.`;
+      }
       case "turn_started":
         this.board = { seat: ev.seat, open: FULL, dice: null, dead: false, throws: 0, covered: [] };
         return isYou(ev.seat) ? W.sayYourTurn : W.sayTurn(who);
@@ -53,14 +68,15 @@ export class History {
         const b = this.board || { seat: ev.seat, open: FULL, throws: 0 };
         this.board = { ...b, seat: ev.seat, n: ev.n, dice: ev.dice, dead: ev.options.length === 0, throws: b.throws + 1, covered: [] };
         this.lastPlayed = this.board;
+        this.autoThrow = Boolean(ev.auto) && isYou(ev.seat);
         if (ev.options.length === 0) {
           this.lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };
           this.pending = null;
-          this.line(W.logDead(who, ev.dice, solo()), "dead", ev.n);
+          this.line(this.forYou(W.logDead(who, ev.dice, solo()), this.autoThrow, false), "dead", ev.n);
           return `${W.sayThrow(who, ev.dice, [])} ${W.deadNotice(isYou(ev.seat) ? W.you : who, ev.dice, solo())}`;
         }
         this.lastDead = null;
-        this.pending = this.line(W.logThrow(who, ev.dice), "", ev.n);
+        this.pending = this.line(this.forYou(W.logThrow(who, ev.dice), this.autoThrow, false), "", ev.n);
         this.pendingN = ev.n;
         return W.sayThrow(who, ev.dice, ev.options);
       }
@@ -71,7 +87,8 @@ export class History {
         this.lastPlayed = this.board;
         if (this.pending && this.pendingN === ev.n) this.pending.remove();
         this.pending = null;
-        this.line(W.logCover(who, d, ev.tiles), "", ev.n);
+        const autoCover = Boolean(ev.auto) && isYou(ev.seat);
+        this.line(this.forYou(W.logCover(who, d, ev.tiles), this.autoThrow, autoCover), "", ev.n);
         return W.sayCover(who, ev.tiles);
       }
       case "turn_ended":
@@ -82,11 +99,11 @@ export class History {
         this.line(W.logOut(who, isYou(ev.seat), ev.reason), "out");
         return W.logOut(who, isYou(ev.seat), ev.reason);
       case "joined":
-        this.line(W.logJoined(ev.name, ev.seat), "event");
-        return W.logJoined(ev.name, ev.seat);
+        this.line(W.logJoined(ev.name), "event");
+        return W.logJoined(ev.name);
       case "left":
-        this.line(W.logLeft(ev.seat), "event");
-        return W.logLeft(ev.seat);
+        this.line(W.logLeft, "event");
+        return W.logLeft;
       case "match_ended":
         this.over = true;
         this.line(W.logOver, "event");

@@ -14,9 +14,14 @@ export function applyEvent(state, ev) {
   const turn = s.turn;
   switch (ev.type) {
     case "joined": seats[ev.seat].name = ev.name; break;
-    case "left": seats[ev.seat].name = null; break;
-    case "cancelled": s.status = "finished"; break;
+    // A free seat is nobody's, the viewer's own included if they were the one who left.
+    case "left": seats[ev.seat].name = null; seats[ev.seat].you = false; break;
+    case "cancelled": s.status = "finished"; s.server_seed = ev.server_seed ?? null; break;
     case "started":
+      // The seats take their places in the order of play drawn from the seed (a
+      // match started before the draw has no "joined" and keeps its seats).
+      if (ev.joined) s.seats = ev.joined.map((j) => seats[j]);
+      s.seats.forEach((seat, i) => { seat.autoplay = ev.autoplay ? ev.autoplay[i] : null; });
       s.status = "playing";
       s.client_seed = ev.client_seed;
       s.round = 1;
@@ -46,6 +51,10 @@ export function applyEvent(state, ev) {
       s.result = ev.result;
       s.server_seed = ev.server_seed;
       s.turn = null;
+      break;
+    case "autoplay":
+      { const auto = { throws: ev.throws, single_covers: ev.single_covers };
+        seats[ev.seat].autoplay = auto; }
       break;
     case "deadline":
       if (s.turn !== null) s.turn.due_at = ev.due_at;

@@ -39,6 +39,9 @@ export const W = {
       "Waiting for {n} more players. Share this page's address to invite someone.",
       free,
     ),
+  // What a visitor without a seat reads: the invitation is not theirs to send.
+  waitingSeat: (free) =>
+    tn("Waiting for {n} more player: take the free seat to play.", "Waiting for {n} more players: take a free seat to play.", free),
   yourThrowOneDie: t("Your throw. The 7, 8 and 9 are covered, so you may throw one die (key 1) or two (Space)."),
   yourThrow: t("Your throw. Press Throw (or Space)."),
   classicPick: (d, total) =>
@@ -105,6 +108,10 @@ export const W = {
 
   // the log (and what the live region says)
   logThrow: (who, d) => t("{name} threw {dice}", { name: who, dice: dice(d) }),
+  // Autoplay made the move for the reader (forced moves: no choice in them).
+  thrownForYou: t("thrown for you"),
+  coveredForYou: t("covered for you"),
+  madeForYou: (line, marks) => t("{line} ({marks})", { line, marks: marks.join(", ") }),
   logCover: (who, d, o) => t("{name} threw {dice} and covered {tiles}", { name: who, dice: dice(d), tiles: set(o) }),
   logDead: (who, d, solo) =>
     solo
@@ -124,9 +131,14 @@ export const W = {
     reason !== "timeout"
       ? you ? t("You resigned") : t("{name} resigned", { name: who })
       : you ? t("You ran out of time and are out") : t("{name} ran out of time and is out", { name: who }),
-  logJoined: (name, seat) => t("{name} took seat {n}", { name, n: seat + 1 }),
-  logLeft: (seat) => t("Seat {n} is free again", { n: seat + 1 }),
+  // Seats are counted in the order of play once it is drawn: before the start a
+  // seat's number would name a place nobody will play in.
+  logJoined: (name) => t("{name} took a seat", { name }),
+  logLeft: t("A seat is free again"),
   logStarted: t("Every seat is taken: the match starts"),
+  logOrderDrawn: (who, you) =>
+    you ? t("The seeds drew the order of play: you throw first")
+      : t("The seeds drew the order of play: {name} throws first", { name: who }),
   logOver: t("The match is over"),
   logCancelled: t("The match was called off"),
   throwNo: (n) => t("Throw {n}", { n: n + 1 }),

@@ -1,5 +1,5 @@
-// The match page: renders the state, sends moves to the JSON API, follows the SSE
-// stream. Other seats' throws and covers are played out one step at a time so a
+// The match page: renders the state, sends moves and follows the match on its live
+// connection (match-live.js: a WebSocket, else the JSON API and the SSE stream). Other seats' throws and covers are played out one step at a time so a
 // person can watch them; the log and the final board come from the same events live
 // and after a reload. All text is set with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
@@ -8,6 +8,7 @@ import { History } from "./match-log.js";
 import { W, set } from "./match-words.js";
 import { play, setUpSoundSwitch } from "./match-sound.js";
 import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
+import { Live } from "./match-live.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -54,6 +55,8 @@ function render() {
   root.dataset.settled = !busy && !pumping && queue.length === 0 && state.seq >= awaitedSeq ? "1" : "0";
   const waiting = state.status === "waiting";
   const finished = state.status === "finished";
+  const expiry = $("expiry"); // when the lobby gives up: true only while waiting
+  if (expiry) expiry.hidden = !waiting;
   $("round").textContent = waiting ? W.waitingHead
     : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
     : W.roundHead(state.round);
@@ -131,6 +134,7 @@ function renderBoard() {
   }
 }
 
+let shownAuto = null; // the autoplay setting the switches last showed
 function renderControls() {
   const t = state.turn;
   const mine = myTurn();
@@ -168,6 +172,17 @@ function renderControls() {
     }
   }
   $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !iAmOut());
+  // Autoplay of forced moves, this match only (the account page sets the default).
+  const auto = mySeat() >= 0 ? state.seats[mySeat()].autoplay : null;
+  $("autoplay-box").hidden = !(auto && state.status === "playing" && !iAmOut());
+  // Follow the match's setting when it changes (here or in another tab), not on every
+  // render: a click waiting for its answer keeps what it shows.
+  const autoNow = JSON.stringify(auto);
+  if (auto && autoNow !== shownAuto) {
+    $("autoplay-throws").checked = auto.throws;
+    $("autoplay-covers").checked = auto.single_covers;
+  }
+  shownAuto = autoNow;
   const waiting = state.status === "waiting";
   const creator = mySeat() === 0;
   $("resign").textContent = waiting ? (creator ? W.callOff : W.leave) : W.resign;
@@ -178,7 +193,10 @@ function renderControls() {
 
 function statusText() {
   const t = state.turn;
-  if (state.status === "waiting") return W.waitingFor(state.seats.filter((s) => !s.name).length);
+  if (state.status === "waiting") {
+    const free = state.seats.filter((s) => !s.name).length;
+    return mySeat() >= 0 ? W.waitingFor(free) : W.waitingSeat(free);
+  }
   if (state.status === "finished") return state.result ? "" : W.calledOff;
   if (iAmOut()) return W.youAreOut(state.seats[mySeat()].out);
   if (!t) return "";
@@ -248,12 +266,20 @@ function pause(ms) {
 }
 
 function apply(ev) {
-  const said = history.add(ev);
-  state = applyEvent(state, ev);
+  // A "started" event is logged with the seats in the order of play it draws (as
+  // when the log is built from history on load); every other with the names before.
+  let said;
+  if (ev.type === "started") {
+    state = applyEvent(state, ev);
+    said = history.add(ev);
+  } else {
+    said = history.add(ev);
+    state = applyEvent(state, ev);
+  }
   selected.clear();
   if (ev.type === "thrown") play("dice");
   if (ev.type === "turn_started" && isYou(ev.seat) && !solo()) play("turn");
-  if (["joined", "left", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks(matchId, render);
+  if (["joined", "left", "started", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks(matchId, render);
   if (["started", "joined", "left"].includes(ev.type)) {
     $("client-seed").textContent = state.client_seed || W.fixedLater;
     const jf = $("join-form");
@@ -290,20 +316,33 @@ async function pump() {
 }
 
 // -- actions ---------------------------------------------------------------------
-async function post(path, body) {
+async function post(path, body, method = "POST") {
+  // Leaving before the start: the page is drawn again for a visitor (the seat form).
+  const leaving = path === "resign" && state.status === "waiting";
   busy = true;
   $("message").textContent = "";
   render();
   try {
-    const resp = await fetch(`/api/matches/${matchId}/${path}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body || {}),
-      credentials: "same-origin",
-    });
-    const data = await resp.json();
-    if (!resp.ok) {
+    let ok;
+    let data;
+    if (live.canSend() && (path === "throw" || path === "cover")) {
+      const reply = await live.send(path, body || {});
+      ok = reply.type === "ack";
+      data = ok ? reply.state : reply;
+    } else {
+      const resp = await fetch(`/api/matches/${matchId}/${path}`, {
+        method,
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body || {}),
+        credentials: "same-origin",
+      });
+      ok = resp.ok;
+      data = await resp.json();
+    }
+    if (!ok) {
       $("message").textContent = data.error ? data.error.message : W.errorGeneric;
+    } else if (leaving) {
+      location.reload();
     } else if (data.seq > seenSeq) {
       awaitedSeq = Math.max(awaitedSeq, data.seq);
       // The stream normally delivers these events first; if it lags, catch up.
@@ -358,6 +397,12 @@ $("resign").addEventListener("click", () => { $("resign-confirm").hidden = false
 $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; $("resign").focus(); });
 $("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; post("resign"); });
 setUpSoundSwitch($("sound"));
+for (const id of ["autoplay-throws", "autoplay-covers"]) {
+  $(id).addEventListener("change", () => post("autoplay", {
+    throws: $("autoplay-throws").checked,
+    single_covers: $("autoplay-covers").checked,
+  }, "PUT"));
+}
 
 // Keys: Space throws and 1 throws one die only when nothing has focus (a focused
 // button keeps its own Space); a digit covers that tile; Escape clears a pick.
@@ -381,7 +426,6 @@ document.addEventListener("keydown", (e) => {
 });
 
 // -- live updates ----------------------------------------------------------------
-let source = null;
 function connecting(down) { $("connection").hidden = !down; }
 
 function take(ev) {
@@ -401,17 +445,13 @@ function take(ev) {
 }
 
 let firstSeqNow = firstSeq;
-function connect(after) {
-  if (source) source.close();
-  source = new EventSource(`/api/matches/${matchId}/events?last_event_id=${after}`);
-  source.addEventListener("open", () => connecting(false));
-  source.addEventListener("error", () => connecting(source.readyState === EventSource.CONNECTING && !history.over));
-  source.addEventListener("match", (msg) => {
-    const ev = JSON.parse(msg.data);
-    take(ev);
-    if (ev.type === "match_ended" || ev.type === "cancelled") { source.close(); connecting(false); }
-  });
-}
+const live = new Live(matchId, {
+  onEvent: take,
+  onDown: connecting,
+  lastSeq: () => seenSeq,
+  over: () => history.over,
+});
+const connect = (after) => live.connect(after);
 
 async function resync() {
   try {
@@ -429,7 +469,7 @@ async function resync() {
 }
 
 // A lost network shows at once; the stream resumes from the last event it had.
-window.addEventListener("offline", () => { connecting(true); if (source) source.close(); });
+window.addEventListener("offline", () => { connecting(true); live.close(); });
 window.addEventListener("online", () => { if (!history.over) connect(seenSeq); });
 
 render();

@@ -1,10 +1,10 @@
 // On every page of the site, for a signed-in player: "(Your throw) " in the tab
 // title while a match between people waits for them, and a system notification
-// (Notifications API, only if they allow it) once per throw that becomes theirs.
-// It asks the server every 15 s, and at once when the tab comes back into view.
+// (Notifications API, only if they allow it) once per throw that becomes theirs
+// and once per rematch offered. The player's own live stream (/api/my/events) says
+// when: each event is the whole picture, so a reconnect is a fresh start.
 import { t } from "./i18n.js";
 
-const POLL_MS = 15000;
 const PREFIX = t("(Your throw) ");
 const SEEN_KEY = "jackpot.notified";
 const here = document.getElementById("match");
@@ -19,7 +19,7 @@ function remember(keys) {
 }
 
 // The match page sets its own title for its own match (it knows the moment a
-// throw is made; this list can be 15 s old), so this adds the prefix only for the
+// throw is made, before this stream hears of it), so this adds the prefix only for the
 // other matches there, and takes it away only on the other pages.
 function applyTitle() {
   const others = waiting.filter((m) => m.id !== hereId);
@@ -43,23 +43,45 @@ function announce(list) {
     const body = m.variant === "classic"
       ? t("Your Classic match is waiting for you.")
       : t("Your Jackpot match is waiting for you.");
-    const n = new Notification(t("Your throw"), {
-      body,
-      tag: key,
-    });
+    // The push about the same match (static/sw.js) has this tag too: one replaces
+    // the other instead of both showing.
+    const n = new Notification(t("Your throw"), { body, tag: `jackpot-${m.id}` });
     n.onclick = () => { window.focus(); window.location.href = `/matches/${m.id}`; };
   }
   remember(known);
 }
 
-export async function poll() {
-  try {
-    const resp = await fetch("/api/my/turns", { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!resp.ok) return;
-    waiting = (await resp.json()).matches || [];
-  } catch { return; }
-  applyTitle();
-  announce(waiting);
+function announceOffers(offers) {
+  const known = seen();
+  for (const o of offers) {
+    const key = `rematch:${o.id}@${o.version}`;
+    if (known.has(key)) continue;
+    known.add(key);
+    if (!canNotify()) continue;
+    if (o.id === hereId && document.visibilityState === "visible") continue;
+    const body = o.variant === "classic"
+      ? t("{name} offers you a rematch of your Classic match.", { name: o.by })
+      : t("{name} offers you a rematch of your Jackpot match.", { name: o.by });
+    const n = new Notification(t("Rematch offered"), { body, tag: `jackpot-${o.id}` });
+    n.onclick = () => { window.focus(); window.location.href = `/matches/${o.id}`; };
+  }
+  remember(known);
+}
+
+// How many pictures the stream has brought (tests wait for the first).
+let received = 0;
+
+function listen() {
+  const source = new EventSource("/api/my/events");
+  source.addEventListener("waiting", (ev) => {
+    let data;
+    try { data = JSON.parse(ev.data); } catch { return; }
+    waiting = data.matches || [];
+    received += 1;
+    applyTitle();
+    announce(waiting);
+    announceOffers(data.offers || []);
+  });
 }
 
 function offerButton() {
@@ -75,13 +97,10 @@ function offerButton() {
   b.addEventListener("click", async () => {
     const answer = await Notification.requestPermission();
     if (answer !== "default") b.remove();
-    if (answer === "granted") poll();
   });
   who.prepend(b);
 }
 
 offerButton();
-poll();
-setInterval(poll, POLL_MS);
-document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); });
-window.jackpotNotify = { poll };
+listen();
+window.jackpotNotify = { get received() { return received; } };

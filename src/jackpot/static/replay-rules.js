@@ -65,14 +65,6 @@ export function options(variant, mask, dice) {
   return found;
 }
 
-/** Words for a list of options: "2, 5 or 7", "{1, 7} or 8", "nothing". */
-export function describeOptions(opts) {
-  if (!opts.length) return "nothing";
-  const words = opts.map((o) => (o.length === 1 ? String(o[0]) : `{${o.join(", ")}}`));
-  if (words.length === 1) return words[0];
-  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
-}
-
 // ---------------------------------------------------------------- exact fractions
 
 function gcd(a, b) {

@@ -20,18 +20,31 @@ from jackpot.strategy.solver import optimal_table
 from jackpot.web.accounts import api as accounts_api
 from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
+from jackpot.web.accounts import tokens as accounts_tokens
 from jackpot.web.base.bus_redis import make_bus
+from jackpot.web.base.client import AllowedHosts
 from jackpot.web.base.db import Database
+from jackpot.web.base.headers import SecurityHeaders
 from jackpot.web.base.language import Language
-from jackpot.web.base.middleware import BodyLimit, SecurityHeaders
+from jackpot.web.base.limits import make_counters
+from jackpot.web.base.middleware import BodyLimit
+from jackpot.web.base.openapi_errors import document_errors
+from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.responses import handle_errors
 from jackpot.web.base.settings import Settings, load_settings
+from jackpot.web.base.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.templates import make_templates
+from jackpot.web.base.text_guard import TextGuard
 from jackpot.web.notify import routes as notify_routes
+from jackpot.web.notify import stream as user_stream
+from jackpot.web.notify.push import routes as push_routes
+from jackpot.web.notify.push.keys import application_server_key
+from jackpot.web.notify.stream import UserHub
 from jackpot.web.play import api as play_api
 from jackpot.web.play import pages as play_pages
-from jackpot.web.play import rematch
+from jackpot.web.play import rematch, socket_moves
 from jackpot.web.play.fast_moves import FastMoves
+from jackpot.web.play.live_matches import follow, live_matches_of
 from jackpot.web.play.sweeper import run_sweeper
 from jackpot.web.players import leaderboard, profile, replay
 
@@ -42,6 +55,7 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 ROUTERS = (
     play_api.router,
     accounts_api.router,
+    accounts_tokens.router,
     leaderboard.router,
     profile.router,
     replay.router,
@@ -50,6 +64,9 @@ ROUTERS = (
     notify_routes.router,
     rematch.router,
     accounts_language.router,
+    socket_moves.router,
+    push_routes.router,
+    user_stream.router,
 )
 
 
@@ -79,7 +96,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # (its review and the bots' choices need them) while it holds the writer.
         warm_up = asyncio.create_task(asyncio.to_thread(_build_solver_tables))
         warm_up.add_done_callback(_freeze_startup_objects)
+        follow(live_matches_of(db.writer.sync_engine), app.state.bus)
         await app.state.bus.start()
+        app.state.user_hub.start(db)
         stop = asyncio.Event()
         task = None
         if settings.sweeper_in_process:
@@ -98,12 +117,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             stop.set()
             app.state.bus.close_all()
+            await app.state.user_hub.aclose()
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, timeout=5)
             await app.state.bus.aclose()
             with contextlib.suppress(Exception):
                 await warm_up
+            await app.state.counters.aclose()
+            app.state.passwords.close()
             await db.dispose()
 
     app = FastAPI(
@@ -117,8 +139,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # on every request (about 1% of a move under load).
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
+    document_errors(app)
     app.state.settings = settings
     app.state.bus = make_bus(settings.redis_url)
+    app.state.counters = make_counters(settings.redis_url, settings.database_url)
+    app.state.passwords = Passwords(settings.hash_threads or None, settings.hash_queue)
+    app.state.stream_caps = StreamCaps(settings.streams_per_address, total_streams(settings))
+    app.state.user_hub = UserHub(app.state.bus)
+    # A bad VAPID key stops start-up; a missing one is made now, once (notify/push/keys.py).
+    application_server_key(settings)
     app.state.templates = make_templates()
     handle_errors(app)
 
@@ -129,10 +158,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    # Innermost first: the fast lane for moves runs inside the body limit and the
-    # security headers, like every route.
+    # Innermost first: the fast lane for moves runs inside the text check, the body
+    # limit and the security headers, like every route.
     app.add_middleware(FastMoves)
+    app.add_middleware(TextGuard)
     app.add_middleware(BodyLimit)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, settings=settings, docs_path=app.docs_url)
     app.add_middleware(Language)
+    # Outermost: a Host we do not answer for is refused before anything reads it.
+    app.add_middleware(AllowedHosts, hosts=settings.hosts_allowed)
     return app

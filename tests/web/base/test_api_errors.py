@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import sign_up
+from web_helpers import seated, sign_up
 
 
 def error_of(r: httpx.Response, status: int, code: str | None = None) -> str:
@@ -43,6 +43,26 @@ async def test_malformed_json_is_400_and_wrong_shapes_are_422(client: httpx.Asyn
     assert r.status_code in (400, 422)
 
 
+async def test_numbers_and_switches_are_strict(client: httpx.AsyncClient) -> None:
+    """"3600", 3600.0 and true are not seconds; 1, "yes" and "true" are not true."""
+    for field, bad in (
+        ("expiry_seconds", "3600"), ("expiry_seconds", 3600.0), ("expiry_seconds", True),
+        ("private", 1), ("private", "yes"), ("private", "true"),
+    ):
+        r = await client.post("/api/matches", json={"seats": 2, "bots": 1, field: bad})
+        error_of(r, 422)
+    solo = (await client.post("/api/matches", json={"seats": 1, "bots": 0})).json()
+    for body in ({"dice": "2"}, {"dice": True}, {"dice": 2.0}):
+        error_of(await client.post(f"/api/matches/{solo['id']}/throw", json=body), 422)
+    error_of(await client.post(f"/api/matches/{solo['id']}/cover", json={"tiles": ["3"]}), 422)
+    error_of(await client.post(f"/api/matches/{solo['id']}/throw", json={"seat": 0}), 422)
+    state = (await client.get(f"/api/matches/{solo['id']}")).json()
+    assert state["seq"] == solo["seq"]  # nothing was played by any of those
+    # A field the request does not take is named, not dropped.
+    msg = error_of(await client.post("/api/matches", json={"seats": 2, "expiry": 3600}), 422)
+    assert msg.startswith("expiry:")
+
+
 async def test_huge_bodies_are_413(client: httpx.AsyncClient) -> None:
     big = b'{"tiles": [' + b"1," * 100000 + b"1]}"
     error_of(
@@ -68,9 +88,10 @@ async def test_unknown_things_are_404(client: httpx.AsyncClient) -> None:
     error_of(await client.get("/api/matches/m_nothing/record"), 404)
     error_of(await client.get("/api/matches/m_nothing/events"), 404)
     error_of(await client.get("/api/nowhere"), 404)
-    # Ids no match can have (a NUL byte, which PostgreSQL refuses outright; too long).
+    # An id no match can have (too long for the column). A NUL byte, which
+    # PostgreSQL refuses outright, is refused at the edge (tests/security).
     await bot_match(client)  # a seated caller, so the move reaches the match lookup
-    for odd in ("m_%00", "m_" + "a" * 40):
+    for odd in ("m_" + "a" * 40,):
         error_of(await client.get(f"/api/matches/{odd}"), 404, "not_found")
         error_of(await client.post(f"/api/matches/{odd}/throw", json={}), 404, "not_found")
         error_of(await client.post(f"/api/matches/{odd}/cover", json={"tiles": [1]}), 404)
@@ -87,21 +108,26 @@ async def test_moves_out_of_turn_phase_or_offer(make_client) -> None:  # type: i
     mid = (await ana.post("/api/matches", json={"seats": 2, "bots": 0})).json()["id"]
     error_of(await ana.post(f"/api/matches/{mid}/throw", json={}), 409, "not_started")
     await ben.post(f"/api/matches/{mid}/join", json={})
-    error_of(await ben.post(f"/api/matches/{mid}/throw", json={}), 409, "not_your_turn")
-    error_of(await ana.post(f"/api/matches/{mid}/cover", json={"tiles": [1]}), 409, "wrong_phase")
-    error_of(await ana.post(f"/api/matches/{mid}/throw", json={"dice": 1}), 422)
-    error_of(await ana.post(f"/api/matches/{mid}/throw", json={"dice": 3}), 422)
-    state = (await ana.post(f"/api/matches/{mid}/throw", json={})).json()
+    # The order of play is drawn: "first" throws first, "second" waits.
+    by_seat = await seated([ana, ben], mid)
+    first, second = by_seat[0], by_seat[1]
+    error_of(await second.post(f"/api/matches/{mid}/throw", json={}), 409, "not_your_turn")
+    error_of(await first.post(f"/api/matches/{mid}/cover", json={"tiles": [1]}), 409, "wrong_phase")
+    error_of(await first.post(f"/api/matches/{mid}/throw", json={"dice": 1}), 422)
+    error_of(await first.post(f"/api/matches/{mid}/throw", json={"dice": 3}), 422)
+    state = (await first.post(f"/api/matches/{mid}/throw", json={})).json()
     if state["turn"]["seat"] == 0:
         on_offer = {t for o in state["turn"]["options"] for t in o}
         off = next(t for t in range(1, 10) if t not in on_offer)
         msg = error_of(
-            await ana.post(f"/api/matches/{mid}/cover", json={"tiles": [off]}), 422, "not_on_offer"
+            await first.post(f"/api/matches/{mid}/cover", json={"tiles": [off]}),
+            422,
+            "not_on_offer",
         )
         assert "not on offer" in msg
-        error_of(await ana.post(f"/api/matches/{mid}/cover", json={"tiles": [0, 99]}), 422)
-        error_of(await ana.post(f"/api/matches/{mid}/cover", json={"tiles": "7"}), 422)
-        error_of(await ana.post(f"/api/matches/{mid}/cover", json={}), 422)
+        error_of(await first.post(f"/api/matches/{mid}/cover", json={"tiles": [0, 99]}), 422)
+        error_of(await first.post(f"/api/matches/{mid}/cover", json={"tiles": "7"}), 422)
+        error_of(await first.post(f"/api/matches/{mid}/cover", json={}), 422)
     # Nobody acts for another seat; a stranger has no seat; nobody signed in is 401.
     error_of(await stranger.post(f"/api/matches/{mid}/throw", json={}), 401)
     await sign_up(stranger, "Cat")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from jackpot.web.app import create_app
 from jackpot.web.base.settings import SettingsError, load_settings
 
 
@@ -39,6 +40,10 @@ def test_database_urls_get_their_async_driver(tmp_path: Path) -> None:
         ("DATABASE_URL", "mysql://x", "sqlite:// or postgresql://"),
         ("JACKPOT_SECRET_KEY", "short", "16 characters"),
         ("JACKPOT_BASE_URL", "example.org", "http://"),
+        ("JACKPOT_VAPID_SUBJECT", "ops@example.org", "mailto:"),
+        ("JACKPOT_PUSH_MAX_SUBSCRIPTIONS", "0", "between"),
+        ("JACKPOT_PUSH_ALLOW_LOCAL", "perhaps", "true or false"),
+        ("JACKPOT_USER_STREAMS_PER_ACCOUNT", "many", "whole number"),
     ],
 )
 def test_wrong_values_are_refused_by_name(
@@ -47,6 +52,15 @@ def test_wrong_values_are_refused_by_name(
     with pytest.raises(SettingsError) as err:
         load_settings({"JACKPOT_VAR_DIR": str(tmp_path), name: value})
     assert name in str(err.value) and words in str(err.value)
+
+
+def test_a_bad_vapid_key_stops_the_app(tmp_path: Path) -> None:
+    settings = load_settings(
+        {"JACKPOT_VAR_DIR": str(tmp_path), "JACKPOT_VAPID_PRIVATE_KEY": "not-a-key"}
+    )
+    with pytest.raises(SettingsError) as err:
+        create_app(settings)
+    assert "JACKPOT_VAPID_PRIVATE_KEY" in str(err.value)
 
 
 def test_serve_stops_with_a_message_on_a_bad_setting(tmp_path: Path) -> None:

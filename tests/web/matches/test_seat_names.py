@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import httpx
-from ratings_helpers import people, play, start_match
+from ratings_helpers import add_player, people, play, start_match
 from sqlalchemy import event
 from web_helpers import move, sign_up
 
@@ -39,34 +39,42 @@ async def test_my_matches_name_the_opponents_and_whose_throw_it_is(make_client: 
     ana, ben = await people(make_client, ["Ana", "Ben"])
     await listed(ana)
     state = await start_match([ana, ben], "jackpot", bots=1)
-    assert state["turn"]["seat"] == 0
+    # The order of play is drawn; a bot drawn first has thrown already.
+    names = [s["name"] for s in state["seats"]]
+    first = names[state["turn"]["seat"]]
+    assert first in ("Ana", "Ben")
 
     mine = (await ben.get("/api/my/matches")).json()["matches"]
     (row,) = mine
-    assert row["your_turn"] is False and row["turn_name"] == "Ana"
+    assert row["your_turn"] is (first == "Ben") and row["turn_name"] == first
     assert row["due_at"] == state["turn"]["due_at"] is not None
     assert row["opponents"] == [
-        {"name": "Ana", "bot": False, "profile": "Ana"},
-        {"name": "Bot", "bot": True, "profile": None},
+        {"name": n, "bot": n == "Bot", "profile": "Ana" if n == "Ana" else None}
+        for n in names
+        if n != "Ben"
     ]
     page = (await ben.get("/my")).text
-    assert "Ana to throw" in page
+    assert ("Ana to throw" if first == "Ana" else "Your throw") in page
     assert f'<time class="countdown" datetime="{row["due_at"]}">' in page
     assert links(page) == ["Ana"]  # the bot is named, not linked
 
-    # Ana's own view: her throw; Ben has not opted in, so his name is plain text.
+    # Ana's own view; Ben has not opted in, so his name is plain text.
     page = (await ana.get("/my")).text
-    assert "Your throw" in page and ">Ben<" not in page and "Ben" in page
+    assert ("Your throw" if first == "Ana" else "Ben to throw") in page
+    assert ">Ben<" not in page and "Ben" in page
     assert links(page) == []
 
-    # Once Ana has thrown and covered, the list follows: Ben's throw now.
-    state = (await move(ana, state)).json()
-    while state["turn"] is not None and state["turn"]["seat"] == 0:
-        state = (await move(ana, state)).json()
-    if state["turn"] is not None and state["turn"]["seat"] == 1:
+    # Once the first has thrown and covered, the list follows the turn.
+    mover = {"Ana": ana, "Ben": ben}[first]
+    seat = state["turn"]["seat"]
+    state = (await move(mover, state)).json()
+    while state["turn"] is not None and state["turn"]["seat"] == seat:
+        state = (await move(mover, state)).json()
+    if state["turn"] is not None and names[state["turn"]["seat"]] != "Bot":
+        now = names[state["turn"]["seat"]]
         row = (await ana.get("/api/my/matches")).json()["matches"][0]
-        assert row["turn_name"] == "Ben" and row["due_at"] == state["turn"]["due_at"]
-        assert "Ben to throw" in (await ana.get("/my")).text
+        assert row["turn_name"] == now and row["due_at"] == state["turn"]["due_at"]
+        assert ("Your throw" if now == "Ana" else "Ben to throw") in (await ana.get("/my")).text
 
 
 async def test_my_matches_is_two_queries_however_many_matches(make_client: Any, app: Any) -> None:
@@ -100,7 +108,8 @@ async def test_my_matches_is_two_queries_however_many_matches(make_client: Any, 
 async def test_a_guest_sees_the_bot_and_a_finished_match(client: httpx.AsyncClient) -> None:
     state = (await client.post("/api/matches", json={"seats": 2, "bots": 1})).json()
     (row,) = (await client.get("/api/my/matches")).json()["matches"]
-    assert row["your_turn"] is True and row["turn_name"] == state["seats"][0]["name"]
+    me = next(s["name"] for s in state["seats"] if s["you"])
+    assert row["your_turn"] is True and row["turn_name"] == me
     assert row["opponents"] == [{"name": "Bot", "bot": True, "profile": None}]
     await client.post(f"/api/matches/{state['id']}/resign")
     (row,) = (await client.get("/api/my/matches")).json()["matches"]
@@ -116,26 +125,25 @@ async def test_match_page_links_accounts_not_guests_nor_bots(make_client: Any) -
     state = await start_match([ana, ben], "jackpot", bots=1)
     mid = state["id"]
     secret = {"strength": None}
+    names = [s["name"] for s in state["seats"]]  # in the order of play drawn
     # Ben may open his own profile and Ana's (listed); a stranger only Ana's.
-    for client, expected in (
-        (ben, ["Ana", "Ben", None]),
-        (ana, ["Ana", None, None]),
-        (stranger, ["Ana", None, None]),
-    ):
+    for client, opens in ((ben, {"Ana", "Ben"}), (ana, {"Ana"}), (stranger, {"Ana"})):
         api = (await client.get(f"/api/matches/{mid}/seats")).json()["seats"]
-        assert api == [{"profile": p, **secret} for p in expected]
+        assert api == [{"profile": n if n in opens else None, **secret} for n in names]
         assert seat_links_of((await client.get(f"/matches/{mid}")).text) == api
 
     # A guest playing the bot: no profile anywhere, not even for the guest.
     guest = await make_client()
-    gid = (await guest.post("/api/matches", json={"seats": 2, "bots": 1})).json()["id"]
+    gstate = (await guest.post("/api/matches", json={"seats": 2, "bots": 1})).json()
+    gid = gstate["id"]
+    mine = next(i for i, s in enumerate(gstate["seats"]) if s["you"])
     assert (await guest.get(f"/api/matches/{gid}/seats")).json()["seats"] == [
         {"profile": None, **secret},
         {"profile": None, **secret},
     ]
     # Signing up turns the guest's seat into an account: their own name now links.
     await sign_up(guest, "Gail")
-    assert (await guest.get(f"/api/matches/{gid}/seats")).json()["seats"][0]["profile"] == "Gail"
+    assert (await guest.get(f"/api/matches/{gid}/seats")).json()["seats"][mine]["profile"] == "Gail"
 
 
 async def test_the_link_follows_a_rename(make_client: Any) -> None:
@@ -152,7 +160,7 @@ async def test_the_link_follows_a_rename(make_client: Any) -> None:
 
 
 async def test_seat_links_of_a_match_that_does_not_exist(client: httpx.AsyncClient) -> None:
-    for mid in ("m_nope", "x" * 500, "%00", "m_0'--"):
+    for mid in ("m_nope", "x" * 500, "m_0'--"):
         r = await client.get(f"/api/matches/{mid}/seats")
         assert r.status_code == 404, (mid, r.text)
         assert r.json()["error"]["code"] == "not_found"
@@ -171,8 +179,10 @@ async def test_a_bots_strength_is_secret_until_the_end(client: httpx.AsyncClient
     assert state["status"] == "finished"
     record = (await client.get(f"/api/matches/{mid}/record")).json()
     seats = (await client.get(f"/api/matches/{mid}/seats")).json()["seats"]
-    assert [s["strength"] for s in seats] == [None, record["seats"][1]["bot"]]
-    assert seats[1]["strength"] in ("lowest", "highest", "best")
+    bot = next(i for i, s in enumerate(state["seats"]) if s["bot"])
+    assert [s["strength"] for s in seats] == [record["seats"][i]["bot"] for i in range(2)]
+    assert seats[1 - bot]["strength"] is None
+    assert seats[bot]["strength"] in ("lowest", "highest", "best")
 
 
 async def test_history_and_replay_link_only_profiles_that_open(make_client: Any) -> None:
@@ -190,16 +200,18 @@ async def test_history_and_replay_link_only_profiles_that_open(make_client: Any)
     # Ben looks at Ana's history: he is linked for himself, the bot is not.
     hist = (await ben.get("/players/Ana/history", headers=HTML)).text
     against = re.findall(r'<td class="against">(.*?)</td>', hist)
-    assert against == ['<a class="player" href="/players/Ben">Ben</a>, Bot']
+    # The opponents in the order of play, which the seed drew.
+    others = [s["name"] for s in done["seats"] if s["name"] != "Ana"]
+    shown = {"Ben": '<a class="player" href="/players/Ben">Ben</a>', "Bot": "Bot"}
+    assert against == [", ".join(shown[n] for n in others)]
     api = (await ben.get("/api/players/Ana/matches")).json()["matches"][0]
-    assert api["opponents"] == ["Ben", "Bot"]
+    assert api["opponents"] == others
     assert api["opponent_seats"] == [
-        {"name": "Ben", "bot": False, "profile": "Ben"},
-        {"name": "Bot", "bot": True, "profile": None},
+        {"name": n, "bot": n == "Bot", "profile": "Ben" if n == "Ben" else None} for n in others
     ]
     # The same history seen by a stranger: Ben's name is plain text.
     hist = (await stranger.get("/players/Ana", headers=HTML)).text
-    assert re.findall(r'<td class="against">(.*?)</td>', hist) == ["Ben, Bot"]
+    assert re.findall(r'<td class="against">(.*?)</td>', hist) == [", ".join(others)]
 
     # Ana's own profile lists Ben as plain text too: his profile would not open.
     assert (await ana.get("/players/Ben", headers=HTML)).status_code == 404
@@ -214,8 +226,6 @@ async def test_a_guests_replay_links_nobody(client: httpx.AsyncClient) -> None:
 
 
 async def test_leaderboard_names_link_to_profiles_that_open(make_client: Any, app: Any) -> None:
-    from test_leaderboard import add_player
-
     await add_player(app, "Ana Lee", mu=30.0)
     viewer = await make_client()
     html = (await viewer.get("/leaderboard", headers=HTML)).text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from web_helpers import play_out, sign_up
+from web_helpers import play_out, seat_of, seated, sign_up
 
 from jackpot import fair
 
@@ -17,8 +17,9 @@ async def test_guest_plays_the_bot_and_the_record_verifies(
     assert r.status_code == 201
     state = r.json()
     assert state["status"] == "playing"
-    assert state["seats"][0]["you"] and not state["seats"][1]["you"]
-    assert state["seats"][1]["bot"]
+    # The order of play is drawn from the seed: the bot may throw first.
+    assert [s["you"] for s in state["seats"]] == [not s["bot"] for s in state["seats"]]
+    assert sum(s["bot"] for s in state["seats"]) == 1
     assert state["server_seed"] is None
     assert "jackpot_session" in client.cookies
     assert state["turn"]["due_at"] is not None
@@ -26,7 +27,10 @@ async def test_guest_plays_the_bot_and_the_record_verifies(
     assert final["result"] is not None
     assert fair.commitment(final["server_seed"]) == final["commitment"]
     record = (await client.get(f"/api/matches/{state['id']}/record")).json()
-    assert record["seats"][1]["bot"] in {"lowest", "highest", "best"}
+    assert record["format"] == "jackpot-record/2"
+    bot = next(i for i, s in enumerate(state["seats"]) if s["bot"])
+    assert record["seats"][bot]["bot"] in {"lowest", "highest", "best"}
+    assert record["joined"][bot] == 1  # the bot joins after the person
     verdict = fair.verify(fair.parse_record(record))
     assert verdict.ok, verdict.problem
 
@@ -63,11 +67,15 @@ async def test_two_people_and_a_bot(make_client) -> None:  # type: ignore[no-unt
     state = r.json()
     assert state["status"] == "playing"
     assert state["client_seed"] == "ana-seed.ben_seed"
-    assert [s["name"] for s in state["seats"]] == ["Ana", "Ben", "Bot"]
+    record = (await ana.get(f"/api/matches/{state['id']}/record")).json()
+    joining = ["Ana", "Ben", "Bot"]
+    assert [s["name"] for s in state["seats"]] == [joining[j] for j in record["joined"]]
     assert (await ben.get("/api/matches")).json()["matches"] == []
-    mine = (await ana.get("/api/my/matches")).json()["matches"]
+    # Whoever the draw put first (the bot, if first, has moved already) is asked.
+    first = (await seated([ana, ben], state["id"]))[state["turn"]["seat"]]
+    mine = (await first.get("/api/my/matches")).json()["matches"]
     assert mine[0]["your_turn"] is True and mine[0]["due_at"] is not None
-    final = await play_out({0: ana, 1: ben}, state, check_fresh=True)
+    final = await play_out([ana, ben], state, check_fresh=True)
     record = (await ana.get(f"/api/matches/{state['id']}/record")).json()
     assert fair.verify(fair.parse_record(record)).ok
     assert sorted(final["result"]["places"])[0] == 1
@@ -79,14 +87,15 @@ async def test_resigning_puts_the_seat_out_and_the_other_wins(make_client) -> No
     await sign_up(ben, "Ben")
     mid = (await ana.post("/api/matches", json={"seats": 2, "bots": 0})).json()["id"]
     await ben.post(f"/api/matches/{mid}/join", json={})
+    b = await seat_of(ben, mid)
     r = await ben.post(f"/api/matches/{mid}/resign")
     assert r.status_code == 200
     state = r.json()
     assert state["status"] == "finished"
-    assert state["seats"][1]["out"] == "resigned"
-    assert state["result"]["winners"] == [0]
+    assert state["seats"][b]["out"] == "resigned"
+    assert state["result"]["winners"] == [1 - b]
     record = (await ana.get(f"/api/matches/{mid}/record")).json()
-    assert record["events"] == [{"type": "out", "seat": 1, "reason": "resigned"}]
+    assert record["events"] == [{"type": "out", "seat": b, "reason": "resigned"}]
     assert fair.verify(fair.parse_record(record)).ok
 
 
@@ -105,7 +114,7 @@ async def test_server_seed_is_in_no_response_before_the_end(make_client) -> None
     log.append(r.text)
     state = r.json()
     # Play until just before the end; the final move is made separately.
-    final = await play_out({0: ana, 1: ben}, state, log)
+    final = await play_out([ana, ben], state, log)
     seed = final["server_seed"]
     assert seed is not None and len(seed) == 64
     ended_at = next(i for i, text in enumerate(log) if seed in text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from web_helpers import sign_up
+from web_helpers import join_in_joining_order, sign_up
 
 from jackpot import fair
 from jackpot.web.base.bus import EventBus
@@ -25,8 +25,11 @@ async def people_match(make_client, seats: int = 2, deadline: int = 60):  # type
             "/api/matches", json={"seats": seats, "bots": 0, "deadline_seconds": deadline}
         )
     ).json()
-    for c in clients[1:]:
+    # The last to join keeps the joining order (tests of deadlines, not of the draw):
+    # clients[k] plays seat k.
+    for c in clients[1:-1]:
         state = (await c.post(f"/api/matches/{state['id']}/join", json={})).json()
+    state = (await join_in_joining_order(clients[-1], state["id"])).json()
     return clients, state
 
 

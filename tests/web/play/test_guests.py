@@ -33,7 +33,7 @@ async def test_a_guest_who_signed_up_is_kept(app, make_client) -> None:  # type:
     c: httpx.AsyncClient = await make_client()
     await c.post("/api/matches", json={"seats": 2, "bots": 1})
     await c.post(
-        "/api/account", json={"email": "a@example.org", "password": "long enough", "name": "Ana"}
+        "/api/account", json={"email": "a@example.org", "password": "long enough pw", "name": "Ana"}
     )
     await forget_old_guests(app.state.db, 7, utcnow() + timedelta(days=30))
     assert await count(app, t.matches) == 1

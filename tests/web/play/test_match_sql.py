@@ -29,7 +29,7 @@ async def test_rows_written_raw_read_back_through_core(database_url: str) -> Non
             now = datetime(2026, 11, 30, 6, 0, 0, 0, tzinfo=UTC)
             out = await seating.create_match(
                 conn, guest, variant="jackpot", seats=2, bots_count=1, deadline_seconds=3600,
-                client_seed="ab", private=False, min_deadline=60, now=now,
+                client_seed="ab", private=False, min_deadline=60, max_active=None, now=now,
             )
         mid = out.match_id
         async with db.read() as conn:

@@ -3,65 +3,14 @@ paging and the per-turn columns; opting in and out through the account."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from ratings_helpers import people, play, start_match
+from ratings_helpers import add_player, people, play, start_match
 from sqlalchemy import insert, update
 from web_helpers import sign_up
 
-from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
-from jackpot.web.players.ratings import display_rating, is_provisional
-
-NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
-
-
-async def add_player(
-    app: Any,
-    name: str,
-    *,
-    mu: float,
-    sigma: float = 3.0,
-    opted: bool = True,
-    variant: str = "jackpot",
-    turns: int = 40,
-    jackpots: int = 4,
-    score_sum: int = 400,
-) -> int:
-    """A rated player written straight into the tables (what many matches would leave)."""
-    async with app.state.db.write() as conn:
-        res = await conn.execute(
-            insert(t.users).values(
-                email=f"{name.lower()}@example.org",
-                name=name,
-                name_key=name.lower(),
-                is_guest=False,
-                leaderboard=opted,
-                created_at=NOW,
-                last_seen=NOW,
-            )
-        )
-        uid = int(res.inserted_primary_key[0])
-        provisional = is_provisional(sigma)
-        await conn.execute(
-            insert(r.player_ratings).values(
-                user_id=uid,
-                variant=variant,
-                mu=mu,
-                sigma=sigma,
-                rating=display_rating(mu, sigma),
-                provisional=provisional,
-                listed=opted and not provisional,
-                matches=20,
-                wins=7,
-                turns=turns,
-                jackpots=jackpots,
-                score_sum=score_sum,
-                last_match_at=NOW,
-            )
-        )
-    return uid
+from jackpot.web.players.ratings import display_rating
 
 
 async def test_only_opted_in_settled_players_in_rating_order(client: Any, app: Any) -> None:
@@ -139,13 +88,14 @@ async def test_a_real_players_provisional_rating_stays_off(make_client: Any, app
     ana, ben = await people(make_client, ["Ana", "Ben"])
     for c in (ana, ben):
         await c.patch("/api/account", json={"leaderboard": True})
-    await play([ana, ben], await start_match([ana, ben], "classic"))
-    assert (await ana.get("/api/leaderboard?variant=classic")).json()["players"] == []
+    # Jackpot: both throw in the first round, so both are rated.
+    await play([ana, ben], await start_match([ana, ben], "jackpot"))
+    assert (await ana.get("/api/leaderboard?variant=jackpot")).json()["players"] == []
     # Once the uncertainty is down (as after many matches), the same row is listed.
     async with app.state.db.write() as conn:
         await conn.execute(update(r.player_ratings).values(sigma=5.0, provisional=False))
     await ana.patch("/api/account", json={"leaderboard": True})
-    body = (await ana.get("/api/leaderboard?variant=classic")).json()
+    body = (await ana.get("/api/leaderboard?variant=jackpot")).json()
     assert [p["name"] for p in body["players"]] == ["Ana"]
 
 

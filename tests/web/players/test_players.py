@@ -81,7 +81,8 @@ def test_hand_worked_positions() -> None:
 
 async def test_profile_is_private_until_opted_in(make_client: Any, app: Any) -> None:
     ana, ben = await people(make_client, ["Ana", "Ben"])
-    await play([ana, ben], await start_match([ana, ben], "classic"))
+    # Jackpot: both throw in the first round, so the match is rated (no no-show).
+    await play([ana, ben], await start_match([ana, ben], "jackpot"))
     assert (await ben.get("/players/Ana", headers=HTML)).status_code == 404
     assert (await ben.get("/api/players/ana")).status_code == 404
     mine = await ana.get("/players/Ana", headers=HTML)
@@ -90,22 +91,24 @@ async def test_profile_is_private_until_opted_in(make_client: Any, app: Any) -> 
     seen = await ben.get("/players/ana", headers=HTML)
     assert seen.status_code == 200
     body = (await ben.get("/api/players/Ana")).json()
-    (classic,) = body["variants"]
-    assert classic["variant"] == "classic" and classic["provisional"] is True
-    assert classic["rated_matches"] == 1 and classic["matches"] == 1
-    assert re.search(rf">{classic['rating']}<span class=\"provisional\"", seen.text)
+    (jackpot,) = body["variants"]
+    assert jackpot["variant"] == "jackpot" and jackpot["provisional"] is True
+    assert jackpot["rated_matches"] == 1 and jackpot["matches"] == 1
+    assert re.search(rf">{jackpot['rating']}<span class=\"provisional\"", seen.text)
     assert "<svg" in seen.text and "The ratings as a table" in seen.text
     assert "Recent matches" in seen.text and "/replay" in seen.text
 
 
 async def test_history_filters_and_records_export(make_client: Any, app: Any) -> None:
     ana, ben = await people(make_client, ["Ana", "Ben"])
-    people_match = await play([ana, ben], await start_match([ana, ben], "classic"))
+    # Jackpot: both throw in the first round, so the match is rated (no no-show).
+    people_match = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     await play([ana], await start_match([ana], "classic", bots=1))
     await play([ana], await start_match([ana], "classic"))  # practice alone: a win
     hist = (await ana.get("/api/players/Ana/matches")).json()
     assert hist["total"] == 3
-    assert (await ana.get("/api/players/Ana/matches?variant=jackpot")).json()["total"] == 0
+    assert (await ana.get("/api/players/Ana/matches?variant=jackpot")).json()["total"] == 1
+    assert (await ana.get("/api/players/Ana/matches?variant=classic")).json()["total"] == 2
     won = (await ana.get("/api/players/Ana/matches?result=won")).json()["matches"]
     lost = (await ana.get("/api/players/Ana/matches?result=lost")).json()["matches"]
     drew = (await ana.get("/api/players/Ana/matches?result=drew")).json()["matches"]
@@ -114,7 +117,7 @@ async def test_history_filters_and_records_export(make_client: Any, app: Any) ->
     rated = [m for m in hist["matches"] if m["rated"]]
     assert [m["id"] for m in rated] == [people_match["id"]] and rated[0]["opponents"] == ["Ben"]
     assert (await ana.get("/api/players/Ana/matches?result=maybe")).status_code == 422
-    page = await ana.get("/players/Ana/history?variant=classic&result=lost", headers=HTML)
+    page = await ana.get("/players/Ana/history?result=lost", headers=HTML)
     assert page.status_code == 200 and f"{len(lost)} match" in page.text
 
     resp = await ana.get("/api/players/Ana/records")
@@ -142,8 +145,9 @@ async def test_replay_only_after_the_end_with_consistent_numbers(
     data = json.loads(raw.group(1))
     record = (await ana.get(f"/api/matches/{mid}/record")).json()
     assert len(data["steps"]) == len(record["events"])
-    assert data["names"] == ["Ana", "Ben", "Cy"]
-    assert data["steps"][0]["kind"] == "out" and data["steps"][0]["seat"] == 1
+    assert data["names"] == [s["name"] for s in state["seats"]]  # in the order of play
+    ben_seat = data["names"].index("Ben")
+    assert data["steps"][0]["kind"] == "out" and data["steps"][0]["seat"] == ben_seat
     covers = [s for s in data["steps"] if s["kind"] == "throw" and s["cover"]]
     assert covers, "a Classic turn covers something at least once... or the test is moot"
     for s in covers:

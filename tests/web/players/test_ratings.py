@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
-from ratings_helpers import people, play, start_match
+from ratings_helpers import by_joining, joining_order, people, play, start_match
 from sqlalchemy import select, update
+from web_helpers import seated
 
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
@@ -55,10 +56,6 @@ async def snapshot(app: Any) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
-def human_places(result: dict[str, Any], humans: list[int]) -> list[int]:
-    return [result["places"][s] for s in humans]
-
-
 def test_rate_is_openskill_and_ties_share_everything() -> None:
     new = (MODEL.mu, MODEL.sigma)
     for places in ([1, 2], [1, 1], [1, 1, 3], [2, 1, 3, 4], [1, 2, 2, 4]):
@@ -83,17 +80,32 @@ def test_display_rating_and_the_provisional_line() -> None:
 
 async def test_two_people_are_rated_like_openskill(make_client: Any, app: Any) -> None:
     ana, ben = await people(make_client, ["Ana", "Ben"])
-    state = await play([ana, ben], await start_match([ana, ben], "classic"))
+    # Jackpot: both throw in the first round, so both are rated (see the no-show rule).
+    state = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     res = state["result"]
-    want = direct([(MODEL.mu, MODEL.sigma)] * 2, human_places(res, [0, 1]))
-    got = await ratings_of(app, "classic")
+    places = by_joining(res["places"], await joining_order(ana, state["id"]))
+    want = direct([(MODEL.mu, MODEL.sigma)] * 2, places)
+    got = await ratings_of(app, "jackpot")
     for name, (mu, sigma) in zip(["Ana", "Ben"], want, strict=True):
         assert got[name].mu == mu and got[name].sigma == sigma
         assert got[name].rating == display_rating(mu, sigma)
         assert got[name].matches == 1
         assert got[name].provisional
     assert got["Ana"].wins + got["Ben"].wins == len(res["winners"])
-    assert await ratings_of(app, "jackpot") == {}
+    assert await ratings_of(app, "classic") == {}
+
+
+def rated_places(record: dict[str, Any], places: list[int]) -> dict[str, int]:
+    """Who the no-show rule rates, by name, with their places: people who threw at
+    least once or never left; nobody if fewer than two people threw."""
+    people = [p for p, s in enumerate(record["seats"]) if s["bot"] is None]
+    threw = {e["seat"] for e in record["events"] if e["type"] == "throw"}
+    left = {e["seat"] for e in record["events"] if e["type"] == "out"}
+    if sum(1 for p in people if p in threw) < 2:
+        return {}
+    return {
+        record["seats"][p]["name"]: places[p] for p in people if p in threw or p not in left
+    }
 
 
 async def test_three_people_and_a_bot_with_a_leaver(make_client: Any, app: Any) -> None:
@@ -101,46 +113,72 @@ async def test_three_people_and_a_bot_with_a_leaver(make_client: Any, app: Any) 
     state = await start_match(clients, "classic", bots=1)
     state = await play(clients, state, resign_first=[2])
     res = state["result"]
-    # Cy resigned before anyone threw: last of all, below the bot (seat 3).
-    assert res["places"][2] == 4
-    places = human_places(res, [0, 1, 2])
-    want = direct([(MODEL.mu, MODEL.sigma)] * 3, places)
+    record = (await clients[0].get(f"/api/matches/{state['id']}/record")).json()
+    # Cy resigned before anyone threw: last of all, below the bot (joining index 3)...
+    assert by_joining(res["places"], record["joined"])[2] == 4
+    # ...and not rated: a no-show says nothing about skill.
+    rated = rated_places(record, res["places"])
+    assert "Cy" not in rated
+    want = direct([(MODEL.mu, MODEL.sigma)] * len(rated), list(rated.values())) if rated else []
     got = await ratings_of(app, "classic")
-    for name, (mu, sigma) in zip(["Ana", "Ben", "Cy"], want, strict=True):
+    for name, (mu, sigma) in zip(rated, want, strict=True):
         assert (got[name].mu, got[name].sigma) == (mu, sigma)
-    assert got["Cy"].mu < MODEL.mu
-    # The bot has no user, so nothing was rated for it: three rows, three people.
-    assert len(got) == 3
+    # Nothing was rated for the bot nor for Cy (nor for anyone, if one person threw).
+    assert set(got) == set(rated)
 
 
 async def test_four_people_two_leave_and_ratings_chain(make_client: Any, app: Any) -> None:
     clients = await people(make_client, ["Ana", "Ben", "Cy", "Dee"])
-    names = ["Ana", "Ben", "Cy", "Dee"]
     first = await play(clients, await start_match(clients, "classic"), resign_first=[3, 1])
-    res1 = first["result"]
-    # The later to leave (Ben) is placed above the earlier (Dee).
-    assert res1["places"][1] == 3 and res1["places"][3] == 4
-    after1 = direct([(MODEL.mu, MODEL.sigma)] * 4, res1["places"])
+    record1 = (await clients[0].get(f"/api/matches/{first['id']}/record")).json()
+    res1 = by_joining(first["result"]["places"], record1["joined"])
+    # The later to leave (Ben) is placed above the earlier (Dee); neither is rated.
+    assert res1[1] == 3 and res1[3] == 4
     second = await play(clients, await start_match(clients, "classic"))
-    after2 = direct(after1, second["result"]["places"])
+    record2 = (await clients[0].get(f"/api/matches/{second['id']}/record")).json()
+    chain: dict[str, list[tuple[float, float]]] = {}
+    for record, result in ((record1, first["result"]), (record2, second["result"])):
+        rated = rated_places(record, result["places"])
+        if not rated:
+            continue
+        priors = [chain[n][-1] if n in chain else (MODEL.mu, MODEL.sigma) for n in rated]
+        for name, post in zip(rated, direct(priors, list(rated.values())), strict=True):
+            chain.setdefault(name, []).append(post)
+    assert "Ben" not in rated_places(record1, first["result"]["places"])
+    assert "Dee" not in rated_places(record1, first["result"]["places"])
     got = await ratings_of(app, "classic")
-    for name, (mu, sigma) in zip(names, after2, strict=True):
-        assert (got[name].mu, got[name].sigma) == (mu, sigma)
-        assert got[name].matches == 2
+    assert set(got) == set(chain)
+    for name, posts in chain.items():
+        assert (got[name].mu, got[name].sigma) == posts[-1]
+        assert got[name].matches == len(posts)
     async with app.state.db.read() as conn:
         hist = (
-            (
-                await conn.execute(
-                    select(r.rating_history.c.mu).order_by(
-                        r.rating_history.c.user_id, r.rating_history.c.at
-                    )
-                )
+            await conn.execute(
+                select(t.users.c.name, r.rating_history.c.mu)
+                .join(r.rating_history, r.rating_history.c.user_id == t.users.c.id)
+                .order_by(r.rating_history.c.user_id, r.rating_history.c.at)
             )
-            .scalars()
-            .all()
-        )
-    assert len(hist) == 8
-    assert hist[0] == after1[0][0] and hist[1] == after2[0][0]
+        ).all()
+    assert len(hist) == sum(len(p) for p in chain.values())
+    for name, posts in chain.items():
+        assert [h.mu for h in hist if h.name == name] == [mu for mu, _ in posts]
+
+
+async def test_a_no_show_is_not_rated(make_client: Any, app: Any) -> None:
+    """Ben joins and times out (here: resigns) before his first throw; Ana, who
+    threw, is not rated either, since fewer than two people threw."""
+    ana, ben = await people(make_client, ["Ana", "Ben"])
+    state = await start_match([ana, ben], "jackpot")
+    mid = state["id"]
+    seats = await seated([ana, ben], mid)
+    if seats[0] is ana:  # Ana throws first; Ben has not thrown when he leaves
+        state = (await ana.post(f"/api/matches/{mid}/throw", json={})).json()
+    state = (await ben.post(f"/api/matches/{mid}/resign")).json()
+    assert state["status"] == "finished" and state["result"]["winners"] != []
+    assert await ratings_of(app, "jackpot") == {}
+    async with app.state.db.read() as conn:
+        stats = (await conn.execute(select(r.seat_stats))).all()
+    assert len(stats) == 2  # the figures are kept: the match happened
 
 
 async def test_a_bot_match_is_not_rated_but_counted(make_client: Any, app: Any) -> None:
@@ -156,12 +194,13 @@ async def test_a_bot_match_is_not_rated_but_counted(make_client: Any, app: Any) 
 
 async def test_rebuild_gives_the_live_numbers(make_client: Any, app: Any) -> None:
     clients = await people(make_client, ["Ana", "Ben", "Cy"])
+    # Jackpot: everyone still in throws in the first round, so the ratings are sure.
     await play(clients[:2], await start_match(clients[:2], "jackpot"))
-    await play(clients, await start_match(clients, "classic", bots=1), resign_first=[1])
-    await play(clients[1:], await start_match(clients[1:], "classic"))
+    await play(clients, await start_match(clients, "jackpot", bots=1), resign_first=[1])
+    await play(clients[1:], await start_match(clients[1:], "jackpot"))
     await play(clients[:1], await start_match(clients[:1], "classic", bots=1))
     live = await snapshot(app)
-    assert len(live["player_ratings"]) == 5  # Ana and Ben in Jackpot; all three in Classic
+    assert len(live["player_ratings"]) == 3  # all three in Jackpot (Ben's leaving unrated)
     async with app.state.db.write() as conn:
         assert await rebuild(conn) == 4
     assert await snapshot(app) == live
@@ -171,7 +210,7 @@ async def test_rebuild_command_and_a_draw_is_a_tie(
     make_client: Any, app: Any, settings: Any
 ) -> None:
     ana, ben = await people(make_client, ["Ana", "Ben"])
-    state = await play([ana, ben], await start_match([ana, ben], "classic"))
+    state = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     # Make the stored result a draw: the rebuild must rate it as a tie.
     draw = {**state["result"], "places": [1, 1], "winners": [0, 1]}
     async with app.state.db.write() as conn:
@@ -190,7 +229,7 @@ async def test_rebuild_command_and_a_draw_is_a_tie(
     )
     assert done.returncode == 0, done.stderr
     assert "read 1 finished matches" in done.stdout
-    got = await ratings_of(app, "classic")
+    got = await ratings_of(app, "jackpot")
     want = direct([(MODEL.mu, MODEL.sigma)] * 2, [1, 1])
     assert (got["Ana"].mu, got["Ana"].sigma) == want[0] == want[1]
     assert (got["Ben"].mu, got["Ben"].sigma) == want[0]
@@ -227,7 +266,7 @@ async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
     that started first commits second: its finish time moves after the other's, so
     the rebuild rates them in the order the live updates did."""
     ana, ben = await people(make_client, ["Ana", "Ben"])
-    first = await play([ana, ben], await start_match([ana, ben], "classic"))
+    first = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     async with app.state.db.write() as conn:
         row = (
             await conn.execute(select(t.matches.c.finished_at).where(t.matches.c.id == first["id"]))
@@ -240,7 +279,7 @@ async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
         await conn.execute(update(r.player_ratings).values(last_match_at=later))
         await conn.execute(update(r.rating_history).values(at=later))
         await conn.execute(update(r.seat_stats).values(finished_at=later))
-    second = await play([ana, ben], await start_match([ana, ben], "classic"))
+    second = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     async with app.state.db.read() as conn:
         moved = (
             await conn.execute(

@@ -1,22 +1,20 @@
-"""The JSON API of accounts: sign-up, sessions, the account, API tokens, resets."""
+"""The JSON API of accounts: sign-up, sessions, the account, resets (tokens: tokens.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from jackpot.i18n import LANGUAGES, gettext, pick
-from jackpot.web.accounts import changes, credentials
+from jackpot.web.accounts import changes, credentials, signin, tokens
 from jackpot.web.accounts.language import restore_language
 from jackpot.web.accounts.resets import confirm_reset, request_reset
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.http import (
     check_same_site,
     clear_session_cookie,
-    client_address,
-    current_actor,
     db_of,
     forget_actor,
     require_actor,
@@ -39,17 +37,24 @@ class LogIn(BaseModel):
     password: str
 
 
-class NewToken(BaseModel):
-    label: str | None = Field(None, max_length=80)
-
-
 class AccountChange(BaseModel):
     name: str | None = None
     password: str | None = None
     current_password: str | None = None
-    leaderboard: bool | None = None
+    leaderboard: bool | None = Field(None, strict=True)
     #: The account's language for its pages and mails: "en", "pt", "ms", "et" or "sk".
     locale: str | None = None
+
+
+class Autoplay(BaseModel):
+    """The autoplay default for matches between people, an hour or more a throw."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    throws: bool = Field(description="throw for me when the throw is no choice", strict=True)
+    single_covers: bool = Field(
+        description="cover for me when only one cover is possible", strict=True
+    )
 
 
 class ResetRequest(BaseModel):
@@ -68,9 +73,7 @@ def _me(actor: Actor, extra: dict[str, Any] | None = None) -> dict[str, Any]:
 @router.post("/account", status_code=201)
 async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
     check_same_site(request)
-    guest = await current_actor(request)
-    async with db_of(request).write() as conn:
-        actor, token = await credentials.sign_up(conn, body.email, body.password, body.name, guest)
+    actor, token = await signin.sign_up(request, body.email, body.password, body.name)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
     return _me(actor)
 
@@ -88,10 +91,16 @@ async def get_account(request: Request) -> dict[str, Any]:
 async def change_account(body: AccountChange, request: Request) -> dict[str, Any]:
     """Any of name, password (with the current one) and leaderboard, all or nothing."""
     actor = await require_actor(request, account=True)
+    password_hash = ""
+    if body.password is not None:
+        await tokens.require_session(request)
+        # Checked and hashed before the transaction: argon2 must not hold the writer.
+        await signin.check_current_password(request, actor, body.current_password or "")
+        password_hash = await signin.new_password_hash(request, body.password, actor.name)
     async with db_of(request).write() as conn:
         if body.password is not None:
             await changes.change_password(
-                conn, actor.user_id, body.current_password or "", body.password
+                conn, actor.user_id, password_hash, request.cookies.get(SESSION_COOKIE)
             )
         if body.name is not None:
             await changes.rename(conn, actor.user_id, body.name)
@@ -105,12 +114,26 @@ async def change_account(body: AccountChange, request: Request) -> dict[str, Any
     return await get_account(request)
 
 
+@router.get("/account/autoplay")
+async def get_autoplay(request: Request) -> dict[str, bool]:
+    actor = await require_actor(request, same_site=False)
+    async with db_of(request).read() as conn:
+        return await changes.read_autoplay(conn, actor.user_id)
+
+
+@router.put("/account/autoplay")
+async def put_autoplay(body: Autoplay, request: Request) -> dict[str, bool]:
+    """The default for the account's next matches; a match under way keeps its own
+    (``PUT /api/matches/{id}/autoplay`` switches it)."""
+    actor = await require_actor(request, account=True)
+    async with db_of(request).write() as conn:
+        return await changes.set_autoplay(conn, actor.user_id, body.throws, body.single_covers)
+
+
 @router.post("/session")
 async def log_in(body: LogIn, request: Request, response: Response) -> dict[str, Any]:
     check_same_site(request)
-    actor, token = await credentials.log_in(
-        db_of(request), body.email, body.password, client_address(request)
-    )
+    actor, token = await signin.log_in(request, body.email, body.password)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
     await restore_language(request, response, actor.user_id)
     return _me(actor)
@@ -125,17 +148,6 @@ async def log_out(request: Request, response: Response) -> dict[str, Any]:
             await credentials.revoke(conn, cookie)
     clear_session_cookie(response)
     return {"signed_out": True}
-
-
-@router.post("/tokens", status_code=201)
-async def new_token(request: Request, body: NewToken | None = None) -> dict[str, Any]:
-    """A bearer token for a program: ``Authorization: Bearer <token>``."""
-    actor = await require_actor(request, account=True)
-    async with db_of(request).write() as conn:
-        token = await credentials.new_credential(
-            conn, actor.user_id, "token", None, body.label if body else None
-        )
-    return {"token": token, "type": "bearer"}
 
 
 @router.post("/password-reset", status_code=202)

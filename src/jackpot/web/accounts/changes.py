@@ -10,14 +10,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.accounts.credentials import (
-    check_name,
-    check_password_strength,
-    hash_password,
-    verify_password,
-)
+from jackpot.web.accounts.credentials import check_name, check_name_free, revoke_all
 from jackpot.web.base import models as t
-from jackpot.web.base.errors import ApiError, conflict
+from jackpot.web.base.names import name_key, name_look
 from jackpot.web.players.ratings import set_listed
 
 
@@ -33,32 +28,29 @@ async def read_account(conn: AsyncConnection, user_id: int) -> Any:
 
 
 async def rename(conn: AsyncConnection, user_id: int, name: str) -> str:
-    """A new display name (409 if another account has it); returns it as stored.
-    Seats keep the name they were taken with: records do not change."""
+    """A new display name (409 if another account has it or one that looks like it);
+    returns it as stored. Seats keep the name they were taken with: records do not
+    change."""
     name = check_name(name)
-    taken = (
-        await conn.execute(
-            select(t.users.c.id).where(t.users.c.name_key == name.lower(), t.users.c.id != user_id)
-        )
-    ).first()
-    if taken:
-        raise conflict("that display name is taken", "name_taken")
+    await check_name_free(conn, name, user_id)
     await conn.execute(
-        update(t.users).where(t.users.c.id == user_id).values(name=name, name_key=name.lower())
+        update(t.users)
+        .where(t.users.c.id == user_id)
+        .values(name=name, name_key=name_key(name), name_look=name_look(name))
     )
     return name
 
 
 async def change_password(
-    conn: AsyncConnection, user_id: int, current: str, new: str
+    conn: AsyncConnection, user_id: int, password_hash: str, keep: str | None
 ) -> None:
-    """A new password, for whoever knows the current one (403 otherwise)."""
-    if not await verify_password(conn, user_id, current):
-        raise ApiError(403, "bad_password", "the current password is not right")
-    check_password_strength(new)
+    """A new password (checked, with the current one, and hashed before the
+    transaction: signin.py); every other session and every API token goes, the
+    session ``keep`` (the browser that changed it) stays."""
     await conn.execute(
-        update(t.users).where(t.users.c.id == user_id).values(password_hash=hash_password(new))
+        update(t.users).where(t.users.c.id == user_id).values(password_hash=password_hash)
     )
+    await revoke_all(conn, user_id, keep=keep)
 
 
 async def set_leaderboard(conn: AsyncConnection, user_id: int, on: bool) -> None:
@@ -70,6 +62,35 @@ async def set_leaderboard(conn: AsyncConnection, user_id: int, on: bool) -> None
 async def set_locale(conn: AsyncConnection, user_id: int, locale: str) -> None:
     """The language of the account's pages after it logs in, and of its mails."""
     await conn.execute(update(t.users).where(t.users.c.id == user_id).values(locale=locale))
+
+
+async def read_autoplay(conn: AsyncConnection, user_id: int) -> dict[str, bool]:
+    """The account's autoplay default for matches between people with an hour or more
+    a throw (on unless switched off)."""
+    row = (
+        await conn.execute(
+            select(t.users.c.autoplay_throws, t.users.c.autoplay_covers).where(
+                t.users.c.id == user_id
+            )
+        )
+    ).one()
+    return {
+        "throws": row.autoplay_throws is not False,
+        "single_covers": row.autoplay_covers is not False,
+    }
+
+
+async def set_autoplay(
+    conn: AsyncConnection, user_id: int, throws: bool, single_covers: bool
+) -> dict[str, bool]:
+    """The autoplay default for the account's next matches (those under way keep theirs:
+    the match page switches them)."""
+    await conn.execute(
+        update(t.users)
+        .where(t.users.c.id == user_id)
+        .values(autoplay_throws=throws, autoplay_covers=single_covers)
+    )
+    return {"throws": throws, "single_covers": single_covers}
 
 
 async def read_locale(conn: AsyncConnection, user_id: int) -> str | None:

@@ -1,4 +1,4 @@
-"""Credentials: passwords, names, emails, guests, sign-up, log-in, sessions, tokens.
+"""Credentials: names, emails, guests, sign-up, sessions, tokens (signin.py checks passwords).
 
 A guest is a user row without email or password, remembered by the same kind of
 session cookie as an account; signing up turns that row into an account, so the
@@ -10,58 +10,70 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, insert, select, update
+from fastapi import Request
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale
 from jackpot.web.base import models as t
+from jackpot.web.base.client import client_address
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.errors import ApiError, conflict, invalid
+from jackpot.web.base.errors import conflict, invalid
+from jackpot.web.base.http import settings_of
 from jackpot.web.base.identity import Actor, token_hash
+from jackpot.web.base.limits import counters_of
+from jackpot.web.base.names import name_key, name_look, normal_name, reserved_lookalike, well_formed
+from jackpot.web.base.quotas import too_many_guests
 
 SESSION_DAYS = 30
 GUEST_DAYS = 7
-#: Failed logins allowed per window, per account and per address.
-LOGIN_LIMIT_ACCOUNT = 5
-LOGIN_LIMIT_ADDRESS = 20
-LOGIN_WINDOW = timedelta(minutes=15)
 
-_hasher = PasswordHasher()
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{1,23}$")
-#: A hash to verify against when the account does not exist, so a wrong email
-#: costs the same time as a wrong password and does not reveal who has an account.
-_DUMMY_HASH = _hasher.hash("not a real password")
-
-
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
-
-
-def check_password_strength(password: str) -> None:
-    if len(password) < 8:
-        raise invalid("the password must be at least 8 characters long", "weak_password")
-    if len(password) > 200:
-        raise invalid("the password must be at most 200 characters long", "weak_password")
 
 
 def check_name(name: str) -> str:
-    name = " ".join(name.split())
-    if not _NAME.match(name):
+    """The name as it will be kept (normal form), or 422 if it is not one: letters of
+    any script, and nothing that reads as the site's own "Bot" or "Guest"."""
+    name = normal_name(name)
+    if not well_formed(name):
         raise invalid(
             "a display name is 2 to 24 letters, digits, spaces, '.', '_' or '-', "
             "starting with a letter or digit",
             "bad_name",
         )
-    if name.lower().startswith(("bot", "guest")):
-        raise invalid("names starting with 'Bot' or 'Guest' are kept for the site", "bad_name")
+    if reserved_lookalike(name) is not None:
+        raise invalid(
+            "names that start with or look like 'Bot' or 'Guest' are kept for the site",
+            "bad_name",
+        )
     return name
+
+
+async def check_name_free(conn: AsyncConnection, name: str, user_id: int | None = None) -> None:
+    """409 if another account (not ``user_id``) has this name in any case, or one a
+    reader could take for it (the same look: base/names.py)."""
+    other = (
+        await conn.execute(
+            select(t.users.c.name, t.users.c.name_key)
+            .where(
+                (t.users.c.name_key == name_key(name)) | (t.users.c.name_look == name_look(name)),
+                t.users.c.id != (user_id or 0),
+            )
+            .limit(1)
+        )
+    ).first()
+    if other is None:
+        return
+    if other.name_key == name_key(name):
+        raise conflict("that display name is taken", "name_taken")
+    raise conflict(
+        "that display name looks like %(name)s, which is taken: choose one that reads differently",
+        "name_lookalike",
+        name=other.name,
+    )
 
 
 def check_email(email: str) -> str:
@@ -102,30 +114,35 @@ async def create_guest(conn: AsyncConnection) -> tuple[Actor, str]:
     return Actor(user_id, name, True), token
 
 
+async def new_guest(request: Request, conn: AsyncConnection) -> tuple[Actor, str]:
+    """A guest for a caller without a session, at most so many per address an hour
+    (``JACKPOT_GUESTS_PER_ADDRESS_HOUR``), in the caller's transaction: a match
+    that cannot be made leaves no guest behind."""
+    limit = settings_of(request).guests_per_address_hour
+    made, _ = await counters_of(request).hit("guest:" + client_address(request), 3600)
+    if made > limit:
+        raise too_many_guests(limit)
+    return await create_guest(conn)
+
+
 async def sign_up(
-    conn: AsyncConnection, email: str, password: str, name: str, guest: Actor | None
+    conn: AsyncConnection, email: str, password_hash: str, name: str, guest: Actor | None
 ) -> tuple[Actor, str]:
-    """Create the account; a guest's row becomes the account, keeping its matches."""
-    email = check_email(email)
-    name = check_name(name)
-    check_password_strength(password)
-    taken = (
-        await conn.execute(
-            select(t.users.c.email, t.users.c.name_key).where(
-                (t.users.c.email == email) | (t.users.c.name_key == name.lower())
-            )
-        )
-    ).first()
+    """Create the account; a guest's row becomes the account, keeping its matches.
+
+    ``email`` and ``name`` are checked already and the password hashed (signin.py),
+    so this transaction does no slow work."""
+    taken = (await conn.execute(select(t.users.c.id).where(t.users.c.email == email))).first()
     if taken is not None:
-        if taken.email == email:
-            raise conflict("an account with that email already exists", "email_taken")
-        raise conflict("that display name is taken", "name_taken")
+        raise conflict("an account with that email already exists", "email_taken")
+    await check_name_free(conn, name, guest.user_id if guest is not None else None)
     now = utcnow()
     values: dict[str, Any] = {
         "email": email,
         "name": name,
-        "name_key": name.lower(),
-        "password_hash": hash_password(password),
+        "name_key": name_key(name),
+        "name_look": name_look(name),
+        "password_hash": password_hash,
         "is_guest": False,
         # The language the account was made in: its mails' until it chooses another.
         "locale": current_locale(),
@@ -147,91 +164,13 @@ async def sign_up(
     return Actor(user_id, name, False), token
 
 
-async def _failures(conn: AsyncConnection, key: str, since: datetime) -> int:
-    return int(
-        (
-            await conn.execute(
-                select(func.count())
-                .select_from(t.login_failures)
-                .where(t.login_failures.c.key == key, t.login_failures.c.at >= since)
-            )
-        ).scalar_one()
-    )
-
-
-async def _record_login_failure(conn: AsyncConnection, email: str, address: str) -> None:
-    """Count a failed login (in its own transaction: the failed attempt rolls back)."""
-    now = utcnow()
-    email = email.strip().lower()[:254]
-    await conn.execute(
-        insert(t.login_failures),
-        [{"key": "acct:" + email, "at": now}, {"key": "addr:" + address, "at": now}],
-    )
-    # Old counters are of no use to anybody; keep the table small.
-    await conn.execute(delete(t.login_failures).where(t.login_failures.c.at < now - LOGIN_WINDOW))
-
-
-async def log_in(db: Database, email: str, password: str, address: str) -> tuple[Actor, str]:
-    """A new session for the account, for the API and the login form alike: 401 for a
-    wrong email or password (counted in a transaction of its own, since the attempt
-    rolls back), 429 once too many failed, per account and per address."""
-    async with db.write() as conn:
-        done = await _check_login(conn, email, password, address)
-    if done is None:
-        async with db.write() as conn:
-            await _record_login_failure(conn, email, address)
-        raise ApiError(401, "bad_login", "that email and password do not match an account")
-    return done
-
-
-async def _check_login(
-    conn: AsyncConnection, email: str, password: str, address: str
-) -> tuple[Actor, str] | None:
-    """Check the password, rate-limited (429); None for a wrong email or password."""
-    email = email.strip().lower()[:254]
-    now = utcnow()
-    since = now - LOGIN_WINDOW
-    acct_key, addr_key = "acct:" + email, "addr:" + address
-    if (
-        await _failures(conn, acct_key, since) >= LOGIN_LIMIT_ACCOUNT
-        or await _failures(conn, addr_key, since) >= LOGIN_LIMIT_ADDRESS
-    ):
-        raise ApiError(
-            429,
-            "too_many_attempts",
-            "too many failed logins; wait a quarter of an hour and try again",
-        )
-    row = (
-        await conn.execute(
-            select(t.users.c.id, t.users.c.name, t.users.c.password_hash).where(
-                t.users.c.email == email, t.users.c.is_guest.is_(False)
-            )
-        )
-    ).first()
-    ok = False
-    try:
-        ok = _hasher.verify(row.password_hash if row else _DUMMY_HASH, password[:200])
-    except (VerificationError, InvalidHashError):
-        ok = False
-    if row is None or not ok:
-        return None
-    await conn.execute(delete(t.login_failures).where(t.login_failures.c.key == acct_key))
-    await conn.execute(update(t.users).where(t.users.c.id == row.id).values(last_seen=now))
-    token = await new_credential(conn, row.id, "session", SESSION_DAYS)
-    return Actor(row.id, row.name, False), token
-
-
-async def verify_password(conn: AsyncConnection, user_id: int, password: str) -> bool:
-    h = (
-        await conn.execute(select(t.users.c.password_hash).where(t.users.c.id == user_id))
-    ).scalar_one_or_none()
-    if not h:
-        return False
-    try:
-        return _hasher.verify(h, password[:200])
-    except (VerificationError, InvalidHashError):
-        return False
-
-
 async def revoke(conn: AsyncConnection, token: str) -> None:
     await conn.execute(delete(t.credentials).where(t.credentials.c.token_hash == token_hash(token)))
+
+
+async def revoke_all(conn: AsyncConnection, user_id: int, keep: str | None = None) -> None:
+    """Every session and token of the account, but the session ``keep`` (a cookie)."""
+    query = delete(t.credentials).where(t.credentials.c.user_id == user_id)
+    if keep:
+        query = query.where(t.credentials.c.token_hash != token_hash(keep))
+    await conn.execute(query)

@@ -12,14 +12,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.i18n import gettext
-from jackpot.web.accounts import changes, credentials
+from jackpot.web.accounts import changes, credentials, signin, tokens
 from jackpot.web.accounts.language import restore_language
-from jackpot.web.accounts.resets import confirm_reset, request_reset
+from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
 from jackpot.web.base.http import (
     clear_session_cookie,
-    client_address,
     current_actor,
     db_of,
     forget_actor,
@@ -44,16 +43,10 @@ async def signup_form(request: Request) -> Response:
 async def signup(request: Request) -> Response:
     form = await read_form(request)
     nxt = safe_next(form_text(form, "next"))
-    guest = await current_actor(request)
     try:
-        async with db_of(request).write() as conn:
-            _actor, token = await credentials.sign_up(
-                conn,
-                form_text(form, "email"),
-                form_text(form, "password"),
-                form_text(form, "name"),
-                guest,
-            )
+        _actor, token = await signin.sign_up(
+            request, form_text(form, "email"), form_text(form, "password"), form_text(form, "name")
+        )
     except ApiError as exc:
         return await render(
             request,
@@ -84,9 +77,7 @@ async def login(request: Request) -> Response:
     nxt = safe_next(form_text(form, "next"))
     email, password = form_text(form, "email"), form_text(form, "password")
     try:
-        actor, token = await credentials.log_in(
-            db_of(request), email, password, client_address(request)
-        )
+        actor, token = await signin.log_in(request, email, password)
     except ApiError as exc:
         return await render(
             request,
@@ -116,7 +107,13 @@ async def _account_ctx(request: Request, actor: Actor) -> dict[str, Any]:
     async with db_of(request).read() as conn:
         row = await changes.read_account(conn, actor.user_id)
         turn_mail = await get_pref(conn, actor.user_id)
-    return {"email": row.email, "leaderboard": bool(row.leaderboard), "turn_mail": turn_mail}
+        autoplay = await changes.read_autoplay(conn, actor.user_id)
+    return {
+        "email": row.email,
+        "leaderboard": bool(row.leaderboard),
+        "turn_mail": turn_mail,
+        "autoplay": autoplay,
+    }
 
 
 @router.get("/account")
@@ -129,13 +126,21 @@ async def account_page(request: Request) -> Response:
 
 async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
     """Make the change one form of the account page asks for; what to say about it."""
+    password_hash = ""
+    if what == "password":
+        await tokens.require_session(request)
+        # Checked and hashed before the transaction: argon2 must not hold the writer.
+        await signin.check_current_password(request, actor, form_text(form, "current"))
+        password_hash = await signin.new_password_hash(
+            request, form_text(form, "password"), actor.name
+        )
     async with db_of(request).write() as conn:
         if what == "name":
             name = await changes.rename(conn, actor.user_id, form_text(form, "name"))
             return gettext("Your name is now %(name)s.", name=name)
         if what == "password":
             await changes.change_password(
-                conn, actor.user_id, form_text(form, "current"), form_text(form, "password")
+                conn, actor.user_id, password_hash, request.cookies.get(SESSION_COOKIE)
             )
             return gettext("Your password is changed.")
         if what == "leaderboard":
@@ -146,6 +151,14 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
                 if on
                 else gettext("You do not appear on the leaderboard.")
             )
+        if what == "autoplay":
+            await changes.set_autoplay(
+                conn,
+                actor.user_id,
+                form_text(form, "throws") == "on",
+                form_text(form, "single_covers") == "on",
+            )
+            return gettext("Forced-move setting saved for your next matches.")
     return ""
 
 
@@ -182,6 +195,10 @@ async def reset_request(request: Request) -> Response:
 
 @router.get("/reset/{token}")
 async def reset_token_form(token: str, request: Request) -> Response:
+    if not await reset_link_usable(request, token):
+        return await render(
+            request, "reset_confirm.html", {"token": token, "dead": True}, status=404
+        )
     return await render(request, "reset_confirm.html", {"token": token})
 
 
@@ -191,8 +208,13 @@ async def reset_confirm(token: str, request: Request) -> Response:
     try:
         _actor, session = await confirm_reset(request, token, form_text(form, "password"))
     except ApiError as exc:
+        # A link used up meanwhile (another tab) reads as on arrival: no form to retry.
+        dead = exc.code == "bad_reset_token"
         return await render(
-            request, "reset_confirm.html", {"token": token, "error": exc.message}, status=exc.status
+            request,
+            "reset_confirm.html",
+            {"token": token, "error": exc.message, "dead": dead},
+            status=exc.status,
         )
     response = see_other("/my")
     set_session_cookie(response, settings_of(request), session, credentials.SESSION_DAYS)

@@ -1,107 +1,97 @@
-"""Password reset by an emailed link: a random token, stored hashed, used once.
+"""Password reset by an emailed link: asking for one, and using it.
 
-A link is valid an hour. The request answers the same whether or not the address
-has an account, so it does not tell strangers who plays here.
+The link's token is random, stored hashed, valid an hour and usable once. The
+request answers the same whether or not the address has an account, so it does not
+tell strangers who plays here; it only queues the mail, which the mail worker sends
+(notify/resets.py).
 """
 
 from __future__ import annotations
 
-import secrets
-from datetime import timedelta
+from typing import Any
 
 from fastapi import Request
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.i18n import current_locale, gettext, use_locale
-from jackpot.web.accounts.credentials import (
-    SESSION_DAYS,
-    check_password_strength,
-    hash_password,
-    new_credential,
-)
+from jackpot.i18n import N_
+from jackpot.web.accounts.credentials import SESSION_DAYS, new_credential, revoke_all
+from jackpot.web.accounts.signin import new_password_hash
 from jackpot.web.base import models as t
+from jackpot.web.base.client import client_address
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.http import db_of, settings_of
 from jackpot.web.base.identity import Actor, token_hash
-from jackpot.web.base.mail import send_mail
-
-RESET_VALID = timedelta(hours=1)
+from jackpot.web.base.limits import counters_of, take
+from jackpot.web.notify.resets import queue_reset_mail
 
 
 async def request_reset(request: Request, email: str) -> None:
+    """Queue a reset mail for the account with this address, if there is one and it
+    has not had ``reset_mail_limit`` mails lately; limited per client address."""
+    settings = settings_of(request)
+    await take(
+        counters_of(request),
+        "reset:" + client_address(request),
+        settings.reset_limit,
+        N_("too many password resets asked from your address"),
+    )
     email = email.strip().lower()[:254]
-    token = secrets.token_urlsafe(32)
     async with db_of(request).write() as conn:
         user = (
             await conn.execute(
-                select(t.users.c.id, t.users.c.name, t.users.c.locale).where(
-                    t.users.c.email == email, t.users.c.is_guest.is_(False)
-                )
+                select(t.users.c.id).where(t.users.c.email == email, t.users.c.is_guest.is_(False))
             )
         ).first()
-        if user is None:
-            return
+        if user is not None:
+            await queue_reset_mail(conn, user.id, settings.reset_mail_limit, utcnow())
+
+
+async def _usable_reset(conn: AsyncConnection, token: str) -> Any | None:
+    """The reset row of a link that may still be used (with the user's name), else None."""
+    row = (
         await conn.execute(
-            insert(t.password_resets).values(
-                token_hash=token_hash(token),
-                user_id=user.id,
-                expires_at=utcnow() + RESET_VALID,
-                used=False,
+            select(
+                t.password_resets.c.user_id,
+                t.password_resets.c.expires_at,
+                t.password_resets.c.used,
+                t.users.c.name,
             )
+            .join(t.users, t.users.c.id == t.password_resets.c.user_id)
+            .where(t.password_resets.c.token_hash == token_hash(token[:200]))
         )
-    settings = settings_of(request)
-    base = settings.base_url or str(request.base_url).rstrip("/")
-    with use_locale(user.locale or current_locale()):
-        body = "\n\n".join(
-            [
-                gettext("Hello %(name)s,", name=user.name),
-                gettext(
-                    "Somebody (we hope you) asked to reset the password of your Jackpot "
-                    "account. Choose a new one here within the hour:"
-                ),
-                f"{base}/reset/{token}",
-                gettext("If it was not you, ignore this mail: your password stays as it is."),
-            ]
-        )
-        subject = gettext("Reset your Jackpot password")
-    await send_mail(settings, email, subject, body + "\n")
+    ).first()
+    if row is None or row.used or row.expires_at < utcnow():
+        return None
+    return row
+
+
+async def reset_link_usable(request: Request, token: str) -> bool:
+    """Whether a reset link can still set a password: the page says so on arrival,
+    rather than after a new password has been typed for nothing."""
+    async with db_of(request).read() as conn:
+        return await _usable_reset(conn, token) is not None
 
 
 async def confirm_reset(request: Request, token: str, password: str) -> tuple[Actor, str]:
-    check_password_strength(password)
+    # Checked and hashed before the transaction: argon2 must not hold the writer.
+    password_hash = await new_password_hash(request, password)
     async with db_of(request).write() as conn:
-        row = (
-            await conn.execute(
-                select(
-                    t.password_resets.c.user_id,
-                    t.password_resets.c.expires_at,
-                    t.password_resets.c.used,
-                    t.users.c.name,
-                )
-                .join(t.users, t.users.c.id == t.password_resets.c.user_id)
-                .where(t.password_resets.c.token_hash == token_hash(token[:200]))
-            )
-        ).first()
-        if row is None or row.used or row.expires_at < utcnow():
+        row = await _usable_reset(conn, token)
+        if row is None:
             raise invalid(
                 "this reset link is unknown, used or expired: ask for a new one", "bad_reset_token"
             )
         await conn.execute(
             update(t.password_resets)
-            .where(t.password_resets.c.token_hash == token_hash(token))
+            .where(t.password_resets.c.token_hash == token_hash(token[:200]))
             .values(used=True)
         )
         await conn.execute(
-            update(t.users)
-            .where(t.users.c.id == row.user_id)
-            .values(password_hash=hash_password(password))
+            update(t.users).where(t.users.c.id == row.user_id).values(password_hash=password_hash)
         )
-        # A reset signs out every other browser: the old password may have leaked.
-        await conn.execute(
-            delete(t.credentials).where(
-                t.credentials.c.user_id == row.user_id, t.credentials.c.kind == "session"
-            )
-        )
+        # The old password may have leaked: every browser and every API token goes.
+        await revoke_all(conn, row.user_id)
         session = await new_credential(conn, row.user_id, "session", SESSION_DAYS)
     return Actor(row.user_id, row.name, False), session

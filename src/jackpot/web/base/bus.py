@@ -11,11 +11,40 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 #: Marker put on a subscriber's queue when it must stop (overflow or shutdown).
 CLOSED: dict[str, Any] = {"type": "__closed__"}
+
+
+
+def is_closed(ev: dict[str, Any]) -> bool:
+    """The stop marker, whether put here or decoded from another process's bus."""
+    return ev is CLOSED or ev.get("type") == CLOSED["type"]
+
+
+async def bursts(
+    queue: asyncio.Queue[dict[str, Any]], keepalive: float
+) -> AsyncIterator[list[dict[str, Any]] | None]:
+    """A stream's queue a burst at a time: everything already queued comes together
+    (one write or one look for an action's events, several pings), and None after
+    ``keepalive`` quiet seconds, when the stream should say it is still there."""
+    while True:
+        try:
+            async with asyncio.timeout(keepalive):
+                first = await queue.get()
+        except TimeoutError:
+            yield None
+            continue
+        burst = [first]
+        while not queue.empty():
+            burst.append(queue.get_nowait())
+        yield burst
+
+
+#: Called with every channel's events as this process receives them (after commit).
+Listener = Callable[[str, Sequence[dict[str, Any]]], None]
 
 
 class Subscription:
@@ -29,9 +58,17 @@ class Subscription:
 
 
 class EventBus:
+    #: Every process's events reach this one's listeners (not so in-process: a
+    #: `jackpot sweep` or a second worker publishes where nobody here hears it).
+    sees_every_process = False
+
     def __init__(self, queue_size: int = 1000) -> None:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         self._queue_size = queue_size
+        #: Watchers of every match's events (user_stream.UserHub); each must be quick.
+        self.listeners: list[Listener] = []
+        #: Called when events may have gone by unseen (a broken Redis subscription).
+        self.gap_listeners: list[Callable[[], None]] = []
 
     def subscribe(self, match_id: str) -> Subscription:
         sub = Subscription(self, match_id, self._queue_size)
@@ -54,7 +91,13 @@ class EventBus:
     async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         self._deliver(match_id, events)
 
+    def deliver_local(self, channel: str, events: Sequence[dict[str, Any]]) -> None:
+        """Hand events to this process's subscribers only (no other process)."""
+        self._deliver(channel, events)
+
     def _deliver(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
+        for listener in self.listeners:
+            listener(match_id, events)
         for sub in list(self._subs.get(match_id, ())):
             for ev in events:
                 try:

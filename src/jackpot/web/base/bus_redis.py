@@ -39,6 +39,8 @@ PREFIX = "jackpot:match:"
 
 
 class RedisEventBus(EventBus):
+    sees_every_process = True
+
     def __init__(self, url: str, queue_size: int = 1000) -> None:
         super().__init__(queue_size)
         self.url = url
@@ -71,6 +73,7 @@ class RedisEventBus(EventBus):
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(PREFIX + "*")
+                self._gap()  # what went by before the subscription was not seen
                 self._ready.set()
                 while True:
                     msg = await pubsub.get_message(timeout=None)
@@ -80,7 +83,8 @@ class RedisEventBus(EventBus):
                     if isinstance(channel, bytes):
                         channel = channel.decode()
                     match_id = channel[len(PREFIX) :]
-                    if match_id in self._subs:  # most matches have no watcher here
+                    # Most matches have no watcher here (listeners: open user streams).
+                    if match_id in self._subs or self.listeners:
                         self._deliver(match_id, json.loads(msg["data"]))
             except asyncio.CancelledError:
                 raise
@@ -89,10 +93,15 @@ class RedisEventBus(EventBus):
                 # Events may have gone by unseen: end every stream, so each client
                 # reconnects with Last-Event-ID and catches up from the database.
                 self.close_all()
+                self._gap()
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _gap(self) -> None:
+        for listener in self.gap_listeners:
+            listener()
 
     async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         """Send after commit. A failure is logged, not raised: the action is already

@@ -27,6 +27,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from jackpot.web.base import sqlite_inline
+from jackpot.web.base.group_commit import AFTER_COMMIT, GroupCommit
 from jackpot.web.base.identity import DIRTY, ActorCache
 from jackpot.web.base.migrate import upgrade_connection
 
@@ -80,11 +81,13 @@ class Database:
                 path.parent.mkdir(parents=True, exist_ok=True)
             # A file database is called inline, without aiosqlite's thread hop per
             # call (sqlite_inline.py says why); an in-memory one keeps aiosqlite.
-            extra: dict[str, Any] = {}
+            writer: dict[str, Any] = {}
+            reader: dict[str, Any] = {}
             if path is not None:
-                extra["async_creator"] = sqlite_inline.creator(str(path))
-            self.writer = create_async_engine(url, pool_size=1, max_overflow=0, **extra)
-            self.reader = create_async_engine(url, pool_size=4, max_overflow=4, **extra)
+                writer["async_creator"] = sqlite_inline.creator(str(path), commit_thread=True)
+                reader["async_creator"] = sqlite_inline.creator(str(path))
+            self.writer = create_async_engine(url, pool_size=1, max_overflow=0, **writer)
+            self.reader = create_async_engine(url, pool_size=4, max_overflow=4, **reader)
             _setup_sqlite(self.writer, writer=True)
             _setup_sqlite(self.reader, writer=False)
         else:
@@ -92,6 +95,8 @@ class Database:
             self.reader = self.writer
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._writer_conn: AsyncConnection | None = None
+        #: Throws and covers: those arriving together share a transaction.
+        self.moves = GroupCommit(self.write)
         #: Who each credential belongs to, for a second (identity.ActorCache).
         self.actors = ActorCache()
         self.actors.watch(self.writer)
@@ -100,20 +105,26 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
-        """One transaction on the writer; committed on leaving, rolled back on error."""
+        """One transaction on the writer; committed on leaving, rolled back on error.
+        What the transaction put in ``info[AFTER_COMMIT]`` runs once it committed."""
         info: dict[Any, Any] = {}
         try:
             if self._write_lock is None:
                 async with self.writer.begin() as conn:
                     info = conn.sync_connection.info  # type: ignore[union-attr]
+                    info.pop(AFTER_COMMIT, None)
                     yield conn
-                return
-            async with self._write_lock:
-                conn = await self._sqlite_writer()
-                async with conn.begin():
-                    info = conn.sync_connection.info  # type: ignore[union-attr]
-                    yield conn
+            else:
+                async with self._write_lock:
+                    conn = await self._sqlite_writer()
+                    async with conn.begin():
+                        info = conn.sync_connection.info  # type: ignore[union-attr]
+                        info.pop(AFTER_COMMIT, None)
+                        yield conn
+            for hook in info.pop(AFTER_COMMIT, ()):
+                hook()
         finally:
+            info.pop(AFTER_COMMIT, None)
             # A transaction that changed users or credentials has now ended: forget
             # what readers may have cached from the rows it replaced.
             if info.pop(DIRTY, False):

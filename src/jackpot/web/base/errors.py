@@ -27,6 +27,12 @@ class ApiError(Exception):
         return gettext(self.template, **self.params)
 
 
+def already_said(status: int, code: str, message: str) -> ApiError:
+    """An error whose message was put together from catalog entries already, in the
+    reader's language (a model's refusal of a field: ``responses.validation_message``)."""
+    return ApiError(status, code, message)
+
+
 def bad_request(message: str, code: str = "bad_request", **params: object) -> ApiError:
     return ApiError(400, code, message, **params)
 

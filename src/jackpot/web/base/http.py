@@ -10,16 +10,20 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import Request, Response
+from starlette.requests import HTTPConnection
 
 from jackpot.web.base.bus import EventBus
+from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import forbidden, unauthorized
 from jackpot.web.base.identity import (
     CSRF_COOKIE,
+    LAST_USED_STEP,
     MAX_TOKEN,
     SESSION_COOKIE,
     Actor,
     lookup_token,
+    note_token_use,
     token_hash,
 )
 from jackpot.web.base.settings import Settings
@@ -28,22 +32,22 @@ from jackpot.web.base.settings import Settings
 ACTOR_KEY = "jackpot.actor"
 
 
-def db_of(request: Request) -> Database:
+def db_of(request: HTTPConnection) -> Database:
     db: Database = request.app.state.db
     return db
 
 
-def bus_of(request: Request) -> EventBus:
+def bus_of(request: HTTPConnection) -> EventBus:
     bus: EventBus = request.app.state.bus
     return bus
 
 
-def settings_of(request: Request) -> Settings:
+def settings_of(request: HTTPConnection) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-async def current_actor(request: Request) -> Actor | None:
+async def current_actor(request: HTTPConnection) -> Actor | None:
     """A bearer token (scripts) or the session cookie (browsers), else nobody."""
     cached = request.scope.get(ACTOR_KEY, False)
     if cached is not False:
@@ -63,8 +67,15 @@ async def current_actor(request: Request) -> Actor | None:
             async with db.read() as conn:
                 found = await lookup_token(conn, token, kinds)
             if found is not None:
-                actor = found[0]
-                db.actors.put(key, actor, found[1], generation)
+                actor = found.actor
+                now = utcnow()
+                if kinds == ("token",) and (
+                    found.last_used_at is None or found.last_used_at < now - LAST_USED_STEP
+                ):
+                    async with db.write() as conn:
+                        await note_token_use(conn, token, now)
+                    generation = db.actors.generation
+                db.actors.put(key, actor, found.expires_at, generation)
     request.scope[ACTOR_KEY] = actor
     return actor
 
@@ -122,11 +133,7 @@ def clear_session_cookie(response: Response) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/")
 
 
-def client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
-def same_origin(request: Request) -> bool:
+def same_origin(request: HTTPConnection) -> bool:
     """False when a browser says the request comes from another site.
 
     Programs send no Origin and no Sec-Fetch-Site, and are let through: without a

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
-from sqlalchemy import Delete, Select, Update, bindparam, event, select
+from sqlalchemy import Delete, Select, Update, bindparam, event, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from jackpot.web.base import models as t
@@ -107,16 +107,41 @@ class ActorCache:
 _ACTOR_QUERIES: dict[tuple[str, ...], Select[Any]] = {}
 
 
+class Found(NamedTuple):
+    actor: Actor
+    expires_at: datetime | None
+    last_used_at: datetime | None
+
+
+#: A token's "last used" is written at most this often (a write per request would
+#: cost more than the request).
+LAST_USED_STEP = timedelta(minutes=5)
+
+
+async def note_token_use(conn: AsyncConnection, token: str, now: datetime) -> None:
+    await conn.execute(
+        update(t.credentials)
+        .where(t.credentials.c.token_hash == token_hash(token))
+        .values(last_used_at=now)
+    )
+
+
 async def lookup_token(
     conn: AsyncConnection, token: str, kinds: tuple[str, ...]
-) -> tuple[Actor, datetime | None] | None:
-    """The actor a live credential belongs to, and when the credential expires."""
+) -> Found | None:
+    """The actor a live credential belongs to, when it expires and was last used."""
     if not token or len(token) > MAX_TOKEN:
         return None
     query = _ACTOR_QUERIES.get(kinds)
     if query is None:
         query = _ACTOR_QUERIES[kinds] = (
-            select(t.users.c.id, t.users.c.name, t.users.c.is_guest, t.credentials.c.expires_at)
+            select(
+                t.users.c.id,
+                t.users.c.name,
+                t.users.c.is_guest,
+                t.credentials.c.expires_at,
+                t.credentials.c.last_used_at,
+            )
             .join(t.credentials, t.credentials.c.user_id == t.users.c.id)
             .where(
                 t.credentials.c.token_hash == bindparam("token_hash"),
@@ -126,4 +151,5 @@ async def lookup_token(
     row = (await conn.execute(query, {"token_hash": token_hash(token)})).first()
     if row is None or (row.expires_at is not None and row.expires_at < utcnow()):
         return None
-    return Actor(user_id=row.id, name=row.name, is_guest=bool(row.is_guest)), row.expires_at
+    actor = Actor(user_id=row.id, name=row.name, is_guest=bool(row.is_guest))
+    return Found(actor, row.expires_at, row.last_used_at)

@@ -32,13 +32,16 @@ class Language:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
         locale = choose(headers.get("cookie"), headers.get("accept-language"))
         scope["jackpot.locale"] = locale
         set_locale(locale)
+        if scope["type"] == "websocket":  # a socket's refusals are said in it too
+            await self.app(scope, receive, send)
+            return
 
         async def send_varying(message: Message) -> None:
             if message["type"] == "http.response.start":

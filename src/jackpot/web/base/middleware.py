@@ -1,4 +1,4 @@
-"""The middlewares in front of every request: the body limit, security headers."""
+"""The body limit in front of every request (headers.py adds the security headers)."""
 
 from __future__ import annotations
 
@@ -65,31 +65,6 @@ class BodyLimit:
         except BodyTooLarge:
             if not replaced:
                 await _too_large(scope, receive, send)
-
-
-class SecurityHeaders:
-    """Headers every response carries."""
-
-    HEADERS = (
-        (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"same-origin"),
-        (b"x-frame-options", b"DENY"),
-    )
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(msg: Message) -> None:
-            if msg["type"] == "http.response.start":
-                msg["headers"] = [*msg.get("headers", []), *self.HEADERS]
-            await send(msg)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:

@@ -66,16 +66,24 @@ users = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("email", String(254), unique=True, nullable=True),
     Column("name", String(40), nullable=False),
-    #: Lower-cased name, unique for accounts so a profile URL names one person.
-    Column("name_key", String(40), unique=True, nullable=True),
+    #: The name case-folded, unique for accounts so a profile URL names one person;
+    #: its look (confusables skeleton) tells lookalikes apart (base/names.py).
+    Column("name_key", String(64), unique=True, nullable=True),
+    Column("name_look", String(200), nullable=True),
     Column("password_hash", String(200), nullable=True),
     Column("is_guest", Boolean, nullable=False, default=False),
     Column("leaderboard", Boolean, nullable=False, default=False),
     #: The language the account chose ("pt"), for its pages after logging in and its
     #: mails; NULL until it chooses, when the browser's language decides.
     Column("locale", String(8), nullable=True),
+    #: Autoplay of forced moves in matches between people with a deadline of an hour
+    #: or more (docs/autoplay.md): throws with no choice, covers with one option.
+    #: NULL is the default, on.
+    Column("autoplay_throws", Boolean, nullable=True),
+    Column("autoplay_covers", Boolean, nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("last_seen", UTCDateTime(), nullable=False),
+    Index("ix_users_name_look", "name_look"),
 )
 
 #: Browser sessions and API tokens; only a SHA-256 of the secret is stored.
@@ -88,6 +96,8 @@ credentials = Table(
     Column("label", String(80), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=True),
+    #: When a token was last used, to the nearest few minutes (tokens.py).
+    Column("last_used_at", UTCDateTime(), nullable=True),
     Index("ix_credentials_user", "user_id"),
 )
 
@@ -98,6 +108,27 @@ password_resets = Table(
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
     Column("used", Boolean, nullable=False, default=False),
+)
+
+#: Reset mails waiting for the mail worker (reset_mail.py): the request only writes
+#: this row; the worker makes the link's token and sends the mail.
+reset_mails = Table(
+    "reset_mails",
+    metadata,
+    Column(
+        "id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    ),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    #: pending | sent | failed
+    Column("status", String(8), nullable=False),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("send_after", UTCDateTime(), nullable=False),
+    #: A worker's claim while it sends (a conditional UPDATE takes it).
+    Column("lease_until", UTCDateTime(), nullable=True),
+    Column("error", String(200), nullable=True),
+    Index("ix_reset_mails_user", "user_id", "created_at"),
+    Index("ix_reset_mails_pending", "status", "send_after"),
 )
 
 matches = Table(
@@ -126,6 +157,9 @@ matches = Table(
     #: When the current throw's deadline runs out; null unless a human must act.
     Column("due_at", UTCDateTime(), nullable=True),
     Column("result", JSON, nullable=True),
+    #: When a match still waiting for players is called off (the sweeper does it);
+    #: null for one that never waited.
+    Column("expires_at", UTCDateTime(), nullable=True),
     Index("ix_matches_due", "due_at"),
     Index("ix_matches_lobby", "status", "private"),
 )
@@ -141,6 +175,18 @@ seats = Table(
     Column("client_seed", String(64), nullable=True),
     #: A bot's strength, drawn from the seed at the start; hidden until the end.
     Column("strength", String(10), nullable=True),
+    #: Set at the start, when ``seat`` becomes the place in the order of play drawn
+    #: from the seed: the seat's number before the draw (its joining index). NULL
+    #: for a match started before the draw (its record stays jackpot-record/1).
+    Column("joined", Integer, nullable=True),
+    #: A person's autoplay in this match, fixed at the start from the account's
+    #: default (on only between people, an hour or more a throw), switched on the
+    #: match page; NULL for a bot or a match started before autoplay (off).
+    Column("autoplay_throws", Boolean, nullable=True),
+    Column("autoplay_covers", Boolean, nullable=True),
+    #: The person made a move themselves (a throw or cover autoplay made does not
+    #: count): False until then; NULL for a bot or a match started before this.
+    Column("acted", Boolean, nullable=True),
     Index("ix_seats_user", "user_id"),
 )
 
@@ -167,16 +213,4 @@ match_events = Table(
     Column("match_id", String(24), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("data", Text, nullable=False),
-)
-
-#: Counters for the login rate limit, shared by every process using the database.
-login_failures = Table(
-    "login_failures",
-    metadata,
-    Column(
-        "id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
-    ),
-    Column("key", String(300), nullable=False),
-    Column("at", UTCDateTime(), nullable=False),
-    Index("ix_login_failures_key", "key", "at"),
 )

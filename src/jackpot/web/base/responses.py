@@ -6,6 +6,8 @@ Programs get ``{"error": {"code", "message"}}``, a browser the error page.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -36,20 +38,28 @@ HTTP_MESSAGES = {
     405: N_("this address does not take that method"),
 }
 
-#: The framework's commonest complaints about a field, in our words (others keep the
-#: framework's English wording after the field's name).
+#: The framework's complaints about a field, in our words; any other is "is not valid"
+#: (the framework's own wording is English only).
 VALIDATION_PROBLEMS = {
     "missing": N_("is required"),
     "int_parsing": N_("must be a whole number"),
     "int_type": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "float_parsing": N_("must be a number"),
+    "float_type": N_("must be a number"),
     "bool_parsing": N_("must be true or false"),
     "bool_type": N_("must be true or false"),
     "string_type": N_("must be text"),
     "list_type": N_("must be a list"),
     "string_too_long": N_("is too long"),
     "string_too_short": N_("is too short"),
+    "too_long": N_("is too long"),
+    "too_short": N_("is too short"),
+    "string_pattern_mismatch": N_("is not in the expected form"),
     "greater_than_equal": N_("is too small"),
+    "greater_than": N_("is too small"),
     "less_than_equal": N_("is too large"),
+    "less_than": N_("is too large"),
     "literal_error": N_("is not one of the allowed values"),
     "enum": N_("is not one of the allowed values"),
     "extra_forbidden": N_("is not a field this request takes"),
@@ -73,10 +83,9 @@ def error_response(request: Request, status: int, code: str, message: str) -> Re
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
-    """Status, code and a message a person can act on, for a body the routes' models
-    refused: the first problem, named by where it is."""
-    errors = exc.errors()
+def validation_message(errors: Sequence[Any]) -> tuple[int, str, str]:
+    """Status, code and a message a person can act on, for a body the models refused
+    (pydantic's ``errors()``): the first problem, named by where it is."""
     for err in errors:
         if err.get("type") == "json_invalid":
             return 400, "bad_json", gettext("the body is not valid JSON")
@@ -86,7 +95,7 @@ def validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
         if err.get("type") == "missing" and where == "body":
             return 422, "invalid", gettext("a JSON body is required")
         problem = VALIDATION_PROBLEMS.get(str(err.get("type")))
-        text = gettext(problem) if problem else str(err.get("msg", gettext("is not valid")))
+        text = gettext(problem or "is not valid")
         return 422, "invalid", f"{where}: {text}"
     return 422, "invalid", gettext("the request is not valid")
 
@@ -101,7 +110,7 @@ def handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        status, code, message = validation_message(exc)
+        status, code, message = validation_message(exc.errors())
         return error_response(request, status, code, message)
 
     @app.exception_handler(StarletteHTTPException)

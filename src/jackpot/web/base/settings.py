@@ -7,18 +7,64 @@ value is parsed by a typed helper that raises :class:`SettingsError`.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 #: The longest deadline a match may have: one week (the rules: 60 s to 7 days a throw).
 MAX_DEADLINE_SECONDS = 7 * 24 * 3600
+#: How long a match may wait in the lobby for players: an hour to 30 days, a week
+#: unless its creator chooses.
+MIN_EXPIRY_SECONDS = 3600
+MAX_EXPIRY_SECONDS = 30 * 24 * 3600
+DEFAULT_EXPIRY_SECONDS = 7 * 24 * 3600
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+#: Names that always reach this machine itself.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: Where links point when nothing better is known (a `jackpot sweep` without
+#: JACKPOT_BASE_URL beside a `jackpot serve` on the default port).
+FALLBACK_BASE_URL = "http://localhost:8000"
 
 
 class SettingsError(ValueError):
     """A configuration value that cannot be used; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``count`` in ``window`` seconds (written ``10/1h``, ``5/15m``, ``3/90s``)."""
+
+    count: int
+    window: int
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _rate(env: Mapping[str, str], name: str, default: Rate) -> Rate:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    count, _, window = raw.strip().lower().partition("/")
+    unit = _UNITS.get(window[-1:], 0)
+    number = window[:-1] if unit else window
+    if not unit:
+        unit = 1
+    try:
+        rate = Rate(int(count), int(number) * unit)
+    except ValueError:
+        raise SettingsError(
+            f"{name} is a count per time, like 10/1h, 5/15m or 3/90s; not {raw!r}"
+        ) from None
+    if rate.count < 1 or not 1 <= rate.window <= 30 * 86400:
+        raise SettingsError(f"{name}: at least 1 per window of 1 s to 30 days, not {raw!r}")
+    return rate
 
 
 def _int(env: Mapping[str, str], name: str, default: int, lo: int, hi: int) -> int:
@@ -80,21 +126,67 @@ def _database_url(raw: str | None, var_dir: Path) -> str:
 
 def _secret_key(raw: str | None, var_dir: Path) -> str:
     """Use the configured key, or one generated once and kept in the data directory,
-    so sessions survive a restart without anybody having to invent a key."""
+    so sessions survive a restart without anybody having to invent a key.
+
+    A key file that is there but unusable stops start-up: replacing it would end
+    every session and kill every signed link already mailed, without a word."""
     if raw:
         if len(raw) < 16:
             raise SettingsError("JACKPOT_SECRET_KEY must be at least 16 characters long")
         return raw
+    if var_dir.exists() and not var_dir.is_dir():
+        raise SettingsError(
+            f"JACKPOT_VAR_DIR is {str(var_dir)!r}, which is a file, not a directory: "
+            "point it at a directory (it is created if missing)"
+        )
     path = var_dir / "secret_key"
-    if path.exists():
-        key = path.read_text().strip()
-        if len(key) >= 16:
-            return key
-    var_dir.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key + "\n")
-    path.chmod(0o600)
+    if path.exists() or path.is_symlink():
+        return _read_key_file(path)
+    try:
+        var_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_hex(32)
+        path.write_text(key + "\n")
+        path.chmod(0o600)
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot create the secret key file {str(path)!r} ({exc.strerror or exc}): "
+            "make JACKPOT_VAR_DIR writable for this user, or set JACKPOT_SECRET_KEY"
+        ) from None
     return key
+
+
+def _read_key_file(path: Path) -> str:
+    fix = "put a key of at least 16 characters in it (e.g. from `openssl rand -hex 32`)"
+    if path.is_dir():
+        raise SettingsError(f"the secret key file {str(path)!r} is a directory: remove it")
+    try:
+        key = path.read_bytes().decode("ascii", errors="replace").strip()
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot read the secret key file {str(path)!r} ({exc.strerror or exc}): "
+            "make it readable for this user"
+        ) from None
+    if not key.isprintable() or "\ufffd" in key:
+        raise SettingsError(
+            f"the secret key file {str(path)!r} is not text: {fix}, or remove it to have "
+            "one generated (signed-in sessions and mailed links made with the old key end)"
+        )
+    if len(key) < 16:
+        raise SettingsError(
+            f"the secret key in {str(path)!r} is {len(key)} characters long, under the 16 "
+            f"needed: {fix}, or remove the file to have one generated (signed-in sessions "
+            "and mailed links made with the old key end)"
+        )
+    return key
+
+
+def _vapid_subject(raw: str | None) -> str | None:
+    """Push services contact the sender at this address when its pushes misbehave."""
+    if raw and not raw.startswith(("mailto:", "https://")):
+        raise SettingsError(
+            f"JACKPOT_VAPID_SUBJECT must start with mailto: or https://, not {raw!r}"
+        )
+    return raw
 
 
 @dataclass(frozen=True)
@@ -121,10 +213,113 @@ class Settings:
     redis_url: str | None = None
     #: Seconds between keep-alive comments on an idle SSE stream.
     sse_keepalive: float = 15.0
+    #: "host:port" that `jackpot serve` listens on (it sets JACKPOT_LISTEN itself).
+    listen: str | None = None
+    #: Host names the site answers for; empty: the defaults of ``hosts_allowed``.
+    allowed_hosts: tuple[str, ...] = ()
+    #: Peers whose X-Forwarded-For / -Proto headers are believed (client.py).
+    trusted_proxies: tuple[IPNetwork, ...] = ()
+    #: Limits per client address (signin.py; docs/security.md lists them all).
+    signup_limit: Rate = Rate(10, 3600)
+    login_limit: Rate = Rate(30, 900)
+    password_limit: Rate = Rate(10, 3600)
+    #: Wrong passwords per account and address, per address, per account.
+    failure_limit: Rate = Rate(5, 900)
+    address_failure_limit: Rate = Rate(20, 900)
+    account_failure_ceiling: Rate = Rate(50, 3600)
+    #: Reset requests per client address; reset mails per account.
+    reset_limit: Rate = Rate(5, 3600)
+    reset_mail_limit: Rate = Rate(1, 900)
+    #: Threads hashing passwords (0: the machine's cores, at most 4), and how many
+    #: checks may wait for one before the site answers 503.
+    hash_threads: int = 0
+    hash_queue: int = 64
+    #: Live-event streams open at once from one client address.
+    streams_per_address: int = 32
+    #: Live-event streams open at once in this process; 0: the file limit less the reserve.
+    max_streams: int = 0
+    #: File descriptors kept for everything but streams (database, sockets, files).
+    fd_reserve: int = 128
+    #: Matches waiting or in play at once for one guest, and for one account.
+    guest_active_matches: int = 5
+    account_active_matches: int = 50
+    #: Guests one client address may create in an hour (in each process).
+    guests_per_address_hour: int = 20
+    #: Hours a guest that never sat in a match is kept.
+    unused_guest_hours: int = 24
+    #: VAPID private key (PEM, or base64url raw/DER); unset: generated once in var_dir.
+    vapid_private_key: str | None = None
+    #: The VAPID "sub" claim (mailto: or https:); unset: mailto: the mail sender.
+    vapid_subject: str | None = None
+    #: Browsers one account may register for Web Push.
+    push_max_subscriptions: int = 10
+    #: Let push endpoints be http:// on loopback (tests and demos only).
+    push_allow_local: bool = False
+    #: Live streams one account may hold open per server process (its tabs).
+    user_streams_per_account: int = 20
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    @property
+    def link_base(self) -> str:
+        """Where links in mails point: JACKPOT_BASE_URL, else the address served.
+
+        Never the request's Host header: a stranger could name their own site there
+        and receive the reset link meant for somebody else."""
+        if self.base_url:
+            return self.base_url
+        if self.listen:
+            host, port = _split_listen(self.listen)
+            if host not in ("0.0.0.0", "::", ""):
+                return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+            return f"http://localhost:{port}"
+        return FALLBACK_BASE_URL
+
+    @property
+    def hosts_allowed(self) -> tuple[str, ...]:
+        """JACKPOT_ALLOWED_HOSTS, or the address served, localhost and the base URL's host."""
+        if self.allowed_hosts:
+            return self.allowed_hosts
+        hosts = list(LOCAL_HOSTS)
+        if self.listen:
+            hosts.append(_split_listen(self.listen)[0])
+        if self.base_url:
+            hosts.append(urlsplit(self.base_url).hostname or "")
+        return tuple(dict.fromkeys(h.lower() for h in hosts if h))
+
+
+def _split_listen(listen: str) -> tuple[str, str]:
+    host, _, port = listen.rpartition(":")
+    return host.strip("[]"), port
+
+
+def _host_list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    raw = env.get(name) or ""
+    hosts = tuple(h.strip().lower() for h in raw.split(",") if h.strip())
+    for h in hosts:
+        if h != "*" and ("/" in h or " " in h or h.startswith("http")):
+            raise SettingsError(
+                f"{name} is a comma-separated list of host names (no scheme, path or port), "
+                f"not {h!r}"
+            )
+    return tuple(h.split(":")[0] if h.count(":") == 1 else h.strip("[]") for h in hosts)
+
+
+def _networks(env: Mapping[str, str], name: str) -> tuple[IPNetwork, ...]:
+    raw = env.get(name) or ""
+    try:
+        return tuple(
+            ipaddress.ip_network(item.strip(), strict=False)
+            for item in raw.split(",")
+            if item.strip()
+        )
+    except ValueError as exc:
+        raise SettingsError(
+            f"{name} is a comma-separated list of IP addresses or networks "
+            f"(10.0.0.1, 10.0.0.0/8): {exc}"
+        ) from None
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -157,4 +352,29 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         secure_cookies=_bool(env, "JACKPOT_SECURE_COOKIES", False),
         redis_url=env.get("JACKPOT_REDIS_URL") or None,
         sse_keepalive=_float(env, "JACKPOT_SSE_KEEPALIVE_SECONDS", 15.0, 0.1, 300.0),
+        listen=env.get("JACKPOT_LISTEN") or None,
+        allowed_hosts=_host_list(env, "JACKPOT_ALLOWED_HOSTS"),
+        trusted_proxies=_networks(env, "JACKPOT_TRUSTED_PROXIES"),
+        signup_limit=_rate(env, "JACKPOT_SIGNUP_LIMIT", Rate(10, 3600)),
+        login_limit=_rate(env, "JACKPOT_LOGIN_LIMIT", Rate(30, 900)),
+        password_limit=_rate(env, "JACKPOT_PASSWORD_CHANGE_LIMIT", Rate(10, 3600)),
+        failure_limit=_rate(env, "JACKPOT_FAILURE_LIMIT", Rate(5, 900)),
+        address_failure_limit=_rate(env, "JACKPOT_ADDRESS_FAILURE_LIMIT", Rate(20, 900)),
+        account_failure_ceiling=_rate(env, "JACKPOT_ACCOUNT_FAILURE_CEILING", Rate(50, 3600)),
+        reset_limit=_rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
+        reset_mail_limit=_rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
+        hash_threads=_int(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
+        hash_queue=_int(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
+        streams_per_address=_int(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
+        max_streams=_int(env, "JACKPOT_MAX_STREAMS", 0, 0, 10_000_000),
+        fd_reserve=_int(env, "JACKPOT_FD_RESERVE", 128, 16, 1_000_000),
+        guest_active_matches=_int(env, "JACKPOT_GUEST_ACTIVE_MATCHES", 5, 1, 10_000),
+        account_active_matches=_int(env, "JACKPOT_ACCOUNT_ACTIVE_MATCHES", 50, 1, 100_000),
+        guests_per_address_hour=_int(env, "JACKPOT_GUESTS_PER_ADDRESS_HOUR", 20, 1, 1_000_000),
+        unused_guest_hours=_int(env, "JACKPOT_UNUSED_GUEST_HOURS", 24, 1, 24 * 365),
+        vapid_private_key=env.get("JACKPOT_VAPID_PRIVATE_KEY") or None,
+        vapid_subject=_vapid_subject(env.get("JACKPOT_VAPID_SUBJECT") or None),
+        push_max_subscriptions=_int(env, "JACKPOT_PUSH_MAX_SUBSCRIPTIONS", 10, 1, 100),
+        push_allow_local=_bool(env, "JACKPOT_PUSH_ALLOW_LOCAL", False),
+        user_streams_per_account=_int(env, "JACKPOT_USER_STREAMS_PER_ACCOUNT", 20, 1, 1000),
     )

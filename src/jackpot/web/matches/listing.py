@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, case, select
+from sqlalchemy import and_, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
-from jackpot.web.base.clock import iso
+from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.matches.seats import seats_of
 
 
@@ -22,8 +22,14 @@ async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[st
                 t.matches.c.seat_count,
                 t.matches.c.deadline_seconds,
                 t.matches.c.created_at,
+                t.matches.c.expires_at,
             )
-            .where(t.matches.c.status == "waiting", t.matches.c.private.is_(False))
+            .where(
+                t.matches.c.status == "waiting",
+                t.matches.c.private.is_(False),
+                # Not one whose time is up and the sweeper has yet to call off.
+                or_(t.matches.c.expires_at.is_(None), t.matches.c.expires_at > utcnow()),
+            )
             .order_by(t.matches.c.created_at.desc())
             .limit(limit)
         )
@@ -47,6 +53,8 @@ async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[st
             "free": sum(1 for s in seats[r.id] if s["name"] is None),
             "deadline_seconds": r.deadline_seconds,
             "created": iso(r.created_at),
+            # When it is called off if its seats are not all taken by then.
+            "expires_at": iso(r.expires_at),
         }
         for r in rows
     ]
@@ -72,6 +80,9 @@ async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> l
                 t.matches.c.turn_seat,
                 t.matches.c.created_at,
                 t.matches.c.result,
+                t.matches.c.started_at,
+                t.matches.c.finished_at,
+                t.matches.c.expires_at,
                 t.seats.c.seat,
                 your_turn.label("your_turn"),
             )
@@ -114,6 +125,13 @@ def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
         "turn_seat": turn["seat"] if turn else None,
         "turn_name": turn["name"] if turn else None,
         "turn_bot": bool(turn and turn["bot"]),
+        # Called off by the sweeper when its time in the lobby ran out (not by its creator).
+        "expired": r.status == "finished"
+        and r.started_at is None
+        and r.expires_at is not None
+        and r.finished_at is not None
+        and r.finished_at >= r.expires_at,
+        "expires_at": iso(r.expires_at) if r.status == "waiting" else None,
     }
 
 

@@ -25,10 +25,17 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
     if kind == "joined":
         seats[ev["seat"]]["name"] = ev["name"]
     elif kind == "left":
-        seats[ev["seat"]]["name"] = None
+        # A free seat is nobody's, the viewer's own included if they were the one who left.
+        seats[ev["seat"]].update(name=None, you=False)
     elif kind == "cancelled":
         s["status"] = "finished"
+        s["server_seed"] = ev.get("server_seed")  # (older stored events lack it)
     elif kind == "started":
+        # The seats take their places in the order of play drawn from the seed (a
+        # match started before the draw has no "joined" and keeps its seats).
+        s["seats"] = [seats[j] for j in ev.get("joined", range(len(seats)))]
+        for seat, auto in zip(s["seats"], ev.get("autoplay", [None] * len(seats)), strict=True):
+            seat["autoplay"] = auto
         s["status"] = "playing"
         s["client_seed"] = ev["client_seed"]
         s["round"] = 1
@@ -69,6 +76,9 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
         s["result"] = ev["result"]
         s["server_seed"] = ev["server_seed"]
         s["turn"] = None
+    elif kind == "autoplay":
+        auto = {"throws": ev["throws"], "single_covers": ev["single_covers"]}
+        seats[ev["seat"]]["autoplay"] = auto
     elif kind == "deadline" and s["turn"] is not None:
         s["turn"]["due_at"] = ev["due_at"]
     s["seq"] = ev["seq"]

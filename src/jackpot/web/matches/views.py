@@ -17,11 +17,22 @@ from jackpot.web.base.clock import iso
 from jackpot.web.matches.store import match_row, seat_rows
 
 
-def public_state(row: Any, seats_in: list[Any], viewer_id: int | None) -> dict[str, Any]:
-    """The state every viewer may see, the viewer's own seat marked "you"."""
+def autoplay_of(seat: Any) -> dict[str, bool] | None:
+    """A person's autoplay in the match (docs/autoplay.md); None for a bot, before the
+    start, and in a match started before autoplay."""
+    if seat["is_bot"] or seat["autoplay_throws"] is None:
+        return None
+    return {"throws": bool(seat["autoplay_throws"]), "single_covers": bool(seat["autoplay_covers"])}
+
+
+def public_state(
+    row: Any, seats_in: list[Any], viewer_id: int | None, match: Match | None = None
+) -> dict[str, Any]:
+    """The state every viewer may see, the viewer's own seat marked "you" (``match``:
+    the engine state of ``row`` when the caller has it decoded already)."""
     finished = row["status"] == "finished"
     snapshot = row["state"]
-    m = Match.from_dict(snapshot) if snapshot is not None else None
+    m = match if match is not None else Match.from_dict(snapshot) if snapshot is not None else None
     seats = []
     for s in seats_in:
         i = s["seat"]
@@ -32,6 +43,7 @@ def public_state(row: Any, seats_in: list[Any], viewer_id: int | None) -> dict[s
                 "you": viewer_id is not None and s["user_id"] == viewer_id and not s["is_bot"],
                 "out": m.out[i] if m is not None else None,
                 "total": m.totals[i] if m is not None else 0,
+                "autoplay": autoplay_of(s),
             }
         )
     turn = None
@@ -75,7 +87,11 @@ def _tiles(text: str | None) -> list[int] | None:
 
 
 async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
-    """The match's ``jackpot-record/1``; server seed and result null until the end.
+    """The match's record; server seed and result null until the end.
+
+    ``jackpot-record/2`` (seats in the order of play, ``joined`` their joining
+    indices) once the order is drawn at the start; ``/1`` before the start and for
+    matches started before the draw existed.
 
     Before the end a bot seat's strength is shown as "hidden": it comes from the seed.
     """
@@ -107,13 +123,19 @@ async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
         if s["is_bot"]:
             bot = s["strength"] if finished and s["strength"] else "hidden"
         seats.append({"name": s["name"] or "", "bot": bot})
-    return {
-        "format": "jackpot-record/1",
+    joined = [s["joined"] for s in seats_in]
+    drawn = all(j is not None for j in joined)
+    head: dict[str, Any] = {
+        "format": "jackpot-record/2" if drawn else "jackpot-record/1",
         "id": row["id"],
         "variant": row["variant"],
         "deadline_seconds": row["deadline_seconds"],
         "created": iso(row["created_at"]),
         "seats": seats,
+    }
+    if drawn:
+        head["joined"] = joined
+    return head | {
         "commitment": row["commitment"],
         "server_seed": row["server_seed"] if finished and row["state"] is not None else None,
         "client_seed": row["client_seed"] or "",

@@ -57,7 +57,7 @@ def compose(
     settings: Settings, name: str, user_id: int, items: list[Item], now: datetime
 ) -> tuple[str, str, dict[str, str]]:
     """Subject, body and extra headers of one mail about ``items``."""
-    base = settings.base_url or "http://localhost:8000"
+    base = settings.link_base
     unsub = f"{base}/unsubscribe/{unsubscribe_token(settings, user_id)}"
     reminders = [i for i in items if i.kind == "reminder"]
     turns = [i for i in items if i.kind == "turn"]

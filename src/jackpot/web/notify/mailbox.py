@@ -141,9 +141,9 @@ def _gather(box: Mailbox) -> Sorted:
         if wanted and n.kind != "reminder" and pref == "long":
             wanted = match is not None and match.deadline_seconds > DEFAULT_MIN_DEADLINE
         if n.kind == "rematch":
-            true = _offer_open(n, box.offers.get(n.match_id))
+            true = offer_open(n, box.offers.get(n.match_id))
         else:
-            true = _still_true(n, match)
+            true = still_true(n, match)
         if not wanted or not true:
             out.drop.append(n.id)
             continue
@@ -189,14 +189,14 @@ def _hold_for_the_cap(box: Mailbox, out: Sorted, now: datetime) -> None:
         out.held_until = cap_until
 
 
-def _offer_open(n: Any, offer: Any) -> bool:
+def offer_open(n: Any, offer: Any) -> bool:
     """A rematch notice holds while the offer is open and the seat has not accepted."""
     if offer is None or offer.status != "open":
         return False
     return str(n.seat) not in offer.accepted.split(",")
 
 
-def _still_true(n: Any, match: Any) -> bool:
+def still_true(n: Any, match: Any) -> bool:
     """Is what the notice says still so? Checked against the match as it is now."""
     if match is None or match.status != "playing" or match.turn_seat != n.seat:
         return False
@@ -204,5 +204,8 @@ def _still_true(n: Any, match: Any) -> bool:
         return bool(match.due_at == n.due_at)
     state = match.state or {}
     turn = state.get("turn") or {}
-    # The player has not started this turn: no throw made, none pending a cover.
-    return bool(state.get("round") == n.round and turn.get("throws") == 0)
+    # The player has not started this turn: no throw made, none pending a cover; or
+    # autoplay made its throws and the choice it stopped at still waits (the
+    # deadline is the one the notice was written for).
+    untouched = turn.get("throws") == 0 or match.due_at == n.due_at
+    return bool(state.get("round") == n.round and untouched)

@@ -25,6 +25,7 @@ from jackpot.web.base.settings import Settings
 from jackpot.web.notify.compose import compose
 from jackpot.web.notify.mailbox import Mailbox, Sorted, read_mailbox, sort_mailbox
 from jackpot.web.notify.prefs import default_prefs
+from jackpot.web.notify.resets import forget_old_reset_mails, send_reset_mails
 
 log = logging.getLogger("jackpot.notify")
 
@@ -62,10 +63,12 @@ async def run_mailer(db: Database, settings: Settings, stop: asyncio.Event) -> N
     last_cleanup = 0.0
     while not stop.is_set():
         try:
+            await send_reset_mails(db, settings)
             await mail_step(db, settings)
             if loop.time() - last_cleanup > 3600:
                 last_cleanup = loop.time()
                 await forget_old_notices(db)
+                await forget_old_reset_mails(db)
         except Exception:  # keep going: the next pass retries
             log.exception("mail step failed")
         with contextlib.suppress(TimeoutError):

@@ -1,4 +1,4 @@
-"""Routes of notifications: the unsubscribe link, the mail setting, the turn poll.
+"""Routes of notifications: the unsubscribe link, the mail setting, the turn list.
 
 The unsubscribe link needs no login: whoever holds the mail holds the link, and
 the link is signed with the site's secret key, so it can neither be guessed nor
@@ -113,7 +113,8 @@ async def mail_setting_form(request: Request) -> Response:
 
 @router.get("/api/my/turns")
 async def my_turns(request: Request) -> dict[str, Any]:
-    """Matches between people waiting for the caller's throw (polled by notify.js)."""
+    """Matches between people waiting for the caller's throw (for programs; the
+    pages hear the same from the player's live stream, /api/my/events)."""
     actor = await require_actor(request, same_site=False)
     async with db_of(request).read() as conn:
         return {"matches": await waiting_turns(conn, actor.user_id)}

@@ -21,14 +21,14 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
-from jackpot.engine import Match
-from jackpot.web.base.clock import utcnow
-from jackpot.web.base.errors import conflict, invalid
+from jackpot.strategy.autoplay import AutoplayPrefs
+from jackpot.web.base.clock import iso, utcnow
+from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.matches.store import check_match_id
+from jackpot.web.matches.store import check_match_id, match_row, seat_rows
 from jackpot.web.play.match_sql import Driver
 from jackpot.web.play.seating import leave_waiting
-from jackpot.web.play.transaction import MoveTx, Outcome, load_match, rate_if_finished
+from jackpot.web.play.transaction import MoveTx, Outcome, rate_if_finished
 
 
 async def throw(
@@ -46,9 +46,9 @@ async def throw(
             raise invalid("dice must be 1 or 2, not %(count)s", count=count)
         row = tx.row
         dice = fair.throw_dice(row["server_seed"], row["client_seed"], tx.match.throws, count)
-        tx.apply(lambda mm: mm.throw(seat, dice))
+        tx.apply(lambda mm: mm.throw(seat, dice), by=seat)
 
-    return _required(await _move(conn, match_id, now, step))
+    return _required(await _move(conn, match_id, now, step, actor=actor))
 
 
 async def cover(
@@ -62,9 +62,9 @@ async def cover(
         seat = tx.seat_of(actor)
         if len(set(tiles)) != len(tiles):
             raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
-        tx.apply(lambda mm: mm.cover(seat, tiles))
+        tx.apply(lambda mm: mm.cover(seat, tiles), by=seat)
 
-    return _required(await _move(conn, match_id, now, step))
+    return _required(await _move(conn, match_id, now, step, actor=actor))
 
 
 async def resign(
@@ -75,7 +75,7 @@ async def resign(
         tx.apply(lambda mm: mm.leave(seat, "resigned"))
 
     try:
-        return _required(await _move(conn, match_id, now, step, waiting_ok=True))
+        return _required(await _move(conn, match_id, now, step, waiting_ok=True, actor=actor))
     except _NotStarted as waiting:
         return await leave_waiting(conn, actor, waiting.row)
 
@@ -101,6 +101,46 @@ async def timeout(
     return await _move(conn, match_id, now, step, lock_version=expected_version)
 
 
+async def set_autoplay(
+    conn: AsyncConnection,
+    actor: Actor,
+    match_id: str,
+    throws: bool,
+    single_covers: bool,
+    now: datetime | None = None,
+) -> Outcome:
+    """Switch the caller's autoplay in this match; a forced move now due is made at once
+    (the clock never runs on one). A switch to what it already is writes nothing and
+    tells nobody: each change is a live event every watcher receives."""
+
+    def step(tx: MoveTx) -> bool:
+        seat = tx.seat_of(actor)
+        if tx.match.finished:
+            raise conflict("the match is over", "match_over")
+        if tx.match.out[seat] is not None:
+            raise conflict(
+                "you are out of this match: nothing is played for you any more", "seat_out"
+            )
+        if tx.prefs(seat) == AutoplayPrefs(throws=throws, single_covers=single_covers):
+            return False
+        tx.set_autoplay(seat, throws, single_covers)
+        return True
+
+    try:
+        out = await _move(conn, match_id, now, step, waiting_ok=True)
+    except _NotStarted:
+        # A stranger is told that first, as on a match under way.
+        seats = await seat_rows(conn, match_id)
+        if not any(s["user_id"] == actor.user_id and not s["is_bot"] for s in seats):
+            raise forbidden("you have no seat in this match", "not_seated") from None
+        raise conflict("the match has not started: seats are still free", "not_started") from None
+    if out is None:
+        row = await match_row(conn, match_id)
+        seats_now = list(await seat_rows(conn, match_id))
+        return Outcome(match_id, [], row=dict(row), seat_rows=seats_now)
+    return out
+
+
 class _NotStarted(Exception):
     """The match is still waiting for players (a resignation then frees the seat)."""
 
@@ -116,6 +156,7 @@ async def _move(
     step: Callable[[MoveTx], bool | None],
     lock_version: int | None = None,
     waiting_ok: bool = False,
+    actor: Actor | None = None,
 ) -> Outcome | None:
     """Load the match under its lock, let ``step`` move (False: nothing to do),
     let bots answer, write it all back; one synchronous call on the driver.
@@ -127,15 +168,22 @@ async def _move(
 
     def work(sync_conn: Connection) -> MoveTx | None:
         db = Driver(sync_conn)
-        row, seat_rows = load_match(db, match_id, lock=True)
+        # A timeout's expected version comes from the database: compare it with the row.
+        loaded = db.load_live(match_id, lock=True, trust=lock_version is None)
+        if loaded is None:
+            raise not_found("there is no match %(match)s", match=match_id)
+        row, seats, m = loaded
         if lock_version is not None and row["version"] != lock_version:
             raise conflict("the match changed meanwhile", "retry")
         if row["status"] == "waiting":
             raise _NotStarted(row)
-        if row["state"] is None:
+        if m is None:
             raise conflict("the match was cancelled before it started", "match_over")
-        tx = MoveTx(row, seat_rows, Match.from_dict(row["state"]), when)
-        if step(tx) is False:
+        tx = MoveTx(row, seats, m, when)
+        due = row["due_at"]
+        if actor is not None and due is not None and due <= when:
+            _late(tx, step, actor)
+        elif step(tx) is False:
             return None
         tx.run_bots()
         tx.save(db)
@@ -151,6 +199,34 @@ async def _move(
         return None
     await rate_if_finished(conn, tx)
     return tx.outcome()
+
+
+def _late(tx: MoveTx, step: Callable[[MoveTx], bool | None], actor: Actor) -> None:
+    """A move that arrives after the throw's due time: the timeout the sweeper would
+    apply is applied here, in this transaction, so deadlines hold with no sweeper
+    running. The seat that was due is refused (``deadline_passed``, given to the
+    caller after the commit); another seat's move then meets the match as it is
+    after the timeout, and its refusal, if any, keeps the timeout too."""
+    m = tx.match
+    late_seat = m.turn.seat if m.turn is not None else None
+    if late_seat is not None:
+        tx.apply(lambda mm: mm.leave(late_seat, "timeout"))
+    mover = next(
+        (s["seat"] for s in tx.seat_rows if s["user_id"] == actor.user_id and not s["is_bot"]),
+        None,
+    )
+    if mover == late_seat:
+        tx.refusal = conflict(
+            "the deadline for this throw passed at %(due)s: the seat was put out",
+            "deadline_passed",
+            due=iso(tx.row["due_at"]),
+        )
+        return
+    tx.run_bots()
+    try:
+        step(tx)
+    except ApiError as exc:
+        tx.refusal = exc
 
 
 def _required(out: Outcome | None) -> Outcome:

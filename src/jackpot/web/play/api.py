@@ -9,9 +9,12 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.accounts.credentials import GUEST_DAYS, create_guest
+from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
+from jackpot.web.base.bus import EventBus
+from jackpot.web.base.db import Database
 from jackpot.web.base.http import (
     bus_of,
     check_same_site,
@@ -23,48 +26,65 @@ from jackpot.web.base.http import (
     settings_of,
 )
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.quotas import active_cap
+from jackpot.web.base.settings import DEFAULT_EXPIRY_SECONDS
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
 from jackpot.web.matches.store import check_match_id
 from jackpot.web.matches.views import load_record, load_state, public_state
 from jackpot.web.play import actions, seating
+from jackpot.web.play.lobby_live import lobby_stream, publish
 from jackpot.web.play.sse import event_stream
 from jackpot.web.play.transaction import Outcome
 
 router = APIRouter(prefix="/api")
 
+#: A field a request does not take is refused (422), not silently dropped: a client
+#: that misspells "expiry_seconds" should hear of it.
+STRICT = ConfigDict(extra="forbid")
+
 
 class CreateMatch(BaseModel):
+    model_config = STRICT
     variant: str = "jackpot"
-    seats: int = Field(2, description="1 (solo practice) to 4")
-    bots: int = Field(1, description="how many of the seats are bots: 0 to seats-1")
-    deadline_seconds: int = 86400
+    # Strict: true is not a seat count, nor 2.5; "2" is text, not a number.
+    seats: int = Field(2, description="1 (solo practice) to 4", strict=True)
+    bots: int = Field(1, description="how many of the seats are bots: 0 to seats-1", strict=True)
+    deadline_seconds: int = Field(86400, strict=True)
     client_seed: str | None = None
-    private: bool = False
+    # Strict too: 1 and "yes" are not true, "3600" and 3600.0 are not seconds.
+    private: bool = Field(False, strict=True)
+    expiry_seconds: int = Field(
+        DEFAULT_EXPIRY_SECONDS,
+        description="how long it waits for players before it is called off: 3600 to 2592000",
+        strict=True,
+    )
 
 
 class JoinMatch(BaseModel):
+    model_config = STRICT
     client_seed: str | None = None
 
 
 class ThrowBody(BaseModel):
-    dice: int | None = Field(None, description="1 or 2 (one die only in Classic with 7-9 down)")
+    model_config = STRICT
+    dice: int | None = Field(
+        None, description="1 or 2 (one die only in Classic with 7-9 down)", strict=True
+    )
 
 
 class CoverBody(BaseModel):
-    tiles: list[int]
+    model_config = STRICT
+    tiles: list[StrictInt]
 
 
-async def _actor_or_guest(request: Request, response: Response) -> Actor:
-    """The caller, or a new guest remembered by a cookie (playing the bot needs no account)."""
-    actor = await current_actor(request)
-    if actor is not None:
-        return actor
-    async with db_of(request).write() as conn:
-        actor, token = await create_guest(conn)
-    set_session_cookie(response, settings_of(request), token, GUEST_DAYS)
-    remember_actor(request, actor)
-    return actor
+class AutoplayBody(BaseModel):
+    """Which forced moves the server makes for the caller (docs/autoplay.md)."""
+
+    model_config = STRICT
+
+    throws: bool = Field(description="throw when the throw is no choice", strict=True)
+    single_covers: bool = Field(description="cover when only one cover is possible", strict=True)
 
 
 async def _state(request: Request, match_id: str, actor: Actor | None) -> dict[str, Any]:
@@ -82,9 +102,14 @@ async def _answer(request: Request, out: Outcome, actor: Actor) -> dict[str, Any
 @router.post("/matches", status_code=201)
 async def create_match(body: CreateMatch, request: Request, response: Response) -> dict[str, Any]:
     check_same_site(request)
-    actor = await _actor_or_guest(request, response)
+    # Playing the bot needs no account: a caller without one becomes a guest,
+    # remembered by a cookie.
+    actor = await current_actor(request)
     settings = settings_of(request)
+    token = None
     async with db_of(request).write() as conn:
+        if actor is None:
+            actor, token = await new_guest(request, conn)
         out = await seating.create_match(
             conn,
             actor,
@@ -95,8 +120,13 @@ async def create_match(body: CreateMatch, request: Request, response: Response) 
             client_seed=body.client_seed,
             private=body.private,
             min_deadline=settings.min_deadline_seconds,
+            max_active=active_cap(settings, actor.is_guest),
+            expiry_seconds=body.expiry_seconds,
         )
-    await bus_of(request).publish(out.match_id, out.events)
+    if token is not None:
+        set_session_cookie(response, settings, token, GUEST_DAYS)
+        remember_actor(request, actor)
+    await publish(bus_of(request), out)
     return await _state(request, out.match_id, actor)
 
 
@@ -105,6 +135,12 @@ async def list_matches(request: Request) -> dict[str, Any]:
     """The lobby: open public matches waiting for players."""
     async with db_of(request).read() as conn:
         return {"matches": await lobby_matches(conn)}
+
+
+@router.get("/lobby/events")
+async def lobby_events(request: Request) -> Response:
+    """A ping each time the lobby's list may have changed (play/lobby_live.py)."""
+    return await lobby_stream(request)
 
 
 @router.get("/my/matches")
@@ -123,8 +159,14 @@ async def get_match(match_id: str, request: Request) -> dict[str, Any]:
 async def join_match(match_id: str, body: JoinMatch, request: Request) -> dict[str, Any]:
     actor = await require_actor(request, account=True)
     async with db_of(request).write() as conn:
-        out = await seating.join_match(conn, actor, match_id, body.client_seed)
-    await bus_of(request).publish(out.match_id, out.events)
+        out = await seating.join_match(
+            conn,
+            actor,
+            match_id,
+            body.client_seed,
+            max_active=active_cap(settings_of(request), actor.is_guest),
+        )
+    await publish(bus_of(request), out)
     return await _answer(request, out, actor)
 
 
@@ -133,17 +175,30 @@ async def move(
 ) -> dict[str, Any]:
     """A cover (with a ``CoverBody``) or a throw, for the two routes below and for
     fast_moves.py, which serves the same requests without the framework's routing."""
-    db, bus = db_of(request), bus_of(request)
     actor = await require_actor(request)
-    async with db.write() as conn:
+    return await play_move(db_of(request), bus_of(request), actor, match_id, body)
+
+
+async def play_move(
+    db: Database, bus: EventBus, actor: Actor, match_id: str,
+    body: ThrowBody | CoverBody | None,
+) -> dict[str, Any]:
+    """Every entry point's throw or cover (the routes, the fast lane, the match's
+    WebSocket): the action in a group-committed transaction, its events published
+    after the commit, and the state after it as the mover sees it."""
+
+    async def action(conn: AsyncConnection) -> Outcome:
         if isinstance(body, CoverBody):
-            out = await actions.cover(conn, actor, match_id, body.tiles)
-        else:
-            out = await actions.throw(conn, actor, match_id, body.dice if body else None)
+            return await actions.cover(conn, actor, match_id, body.tiles)
+        return await actions.throw(conn, actor, match_id, body.dice if body else None)
+
+    out = await db.moves.run(action)
     await bus.publish(out.match_id, out.events)
+    if out.refusal is not None:
+        raise out.refusal
     # A move keeps the rows it wrote, so it answers without reading them back.
     assert out.row is not None and out.seat_rows is not None
-    return public_state(out.row, out.seat_rows, actor.user_id)
+    return public_state(out.row, out.seat_rows, actor.user_id, out.match)
 
 
 @router.post("/matches/{match_id}/throw")
@@ -156,12 +211,26 @@ async def cover(match_id: str, body: CoverBody, request: Request) -> dict[str, A
     return await move(request, match_id, body)
 
 
+@router.put("/matches/{match_id}/autoplay")
+async def autoplay(match_id: str, body: AutoplayBody, request: Request) -> dict[str, Any]:
+    """Switch autoplay for the caller's seat in this match; forced moves now due are
+    made at once, and the answer is the new state."""
+    actor = await require_actor(request)
+    async with db_of(request).write() as conn:
+        out = await actions.set_autoplay(conn, actor, match_id, body.throws, body.single_covers)
+    await bus_of(request).publish(out.match_id, out.events)
+    assert out.row is not None and out.seat_rows is not None
+    return public_state(out.row, out.seat_rows, actor.user_id)
+
+
 @router.post("/matches/{match_id}/resign")
 async def resign(match_id: str, request: Request) -> dict[str, Any]:
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
         out = await actions.resign(conn, actor, match_id)
-    await bus_of(request).publish(out.match_id, out.events)
+    await publish(bus_of(request), out)
+    if out.refusal is not None:
+        raise out.refusal
     return await _answer(request, out, actor)
 
 

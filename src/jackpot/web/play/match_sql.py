@@ -10,11 +10,7 @@ the same transaction that ``Database.write`` commits. Everything else (creating,
 joining, the sweeper's queries, the pages) stays on Core.
 
 The SQL is written once with ``?`` placeholders; PostgreSQL's driver gets ``$n``.
-How values cross the driver differs per database, and is derived from the tables'
-own column types in ``models.py`` so the two stay in step: SQLite keeps
-datetimes as naive UTC text in SQLAlchemy's format, booleans as 0/1 and JSON as
-text; asyncpg takes aware datetimes and booleans, and JSON as text (SQLAlchemy's
-codec decodes it on the way back).
+How values cross each driver is in ``driver_values.py``.
 
 Listeners on the engines do not see these statements; none of them touches
 ``users`` or ``credentials``, which is what the credential cache listens for.
@@ -25,66 +21,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
-import orjson
-from sqlalchemy import JSON, Boolean, Table
 from sqlalchemy.engine import Connection
 
+from jackpot.engine import Match
 from jackpot.web.base import models as t
+from jackpot.web.base.group_commit import AFTER_COMMIT, WROTE
 from jackpot.web.base.models_notify import notices
 from jackpot.web.base.sqlite_inline import InlineConnection
+from jackpot.web.play.driver_values import Columns, json_text
+from jackpot.web.play.live_matches import live_matches_of
 
 Row = dict[str, Any]
-
-
-def _sqlite_time(value: datetime) -> str:
-    # SQLAlchemy's SQLite DATETIME format: always six digits of microseconds, so
-    # text comparison (``due_at <= ?`` in the sweeper) orders like time.
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
-
-
-def _json_text(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _from_sqlite_time(value: str) -> datetime:
-    return datetime.fromisoformat(value).replace(tzinfo=UTC)
-
-
-class _Columns:
-    """One table's columns and how each value goes in and comes out, per database."""
-
-    def __init__(self, table: Table, sqlite: bool) -> None:
-        self.names = [c.name for c in table.columns]
-        self.into: dict[str, Callable[[Any], Any]] = {}
-        self.out: list[Callable[[Any], Any] | None] = []
-        for c in table.columns:
-            conv_in: Callable[[Any], Any] | None = None
-            conv_out: Callable[[Any], Any] | None = None
-            if isinstance(c.type, t.UTCDateTime):
-                if sqlite:
-                    conv_in, conv_out = _sqlite_time, _from_sqlite_time
-            elif isinstance(c.type, JSON):
-                conv_in = _json_text
-                if sqlite:
-                    conv_out = orjson.loads
-            elif isinstance(c.type, Boolean) and sqlite:
-                conv_in, conv_out = int, bool
-            if conv_in is not None:
-                self.into[c.name] = conv_in
-            self.out.append(conv_out)
-
-    def row(self, values: Sequence[Any]) -> Row:
-        return {
-            name: (v if conv is None or v is None else conv(v))
-            for name, v, conv in zip(self.names, values, self.out, strict=True)
-        }
-
-    def value(self, name: str, v: Any) -> Any:
-        conv = self.into.get(name)
-        return v if conv is None or v is None else conv(v)
 
 
 def _same(sql: str) -> str:
@@ -108,14 +57,16 @@ class _Dialect:
 
     def __init__(self, sqlite: bool) -> None:
         self.sqlite = sqlite
-        self.matches = _Columns(t.matches, sqlite)
-        self.seats = _Columns(t.seats, sqlite)
-        self.notices = _Columns(notices, sqlite)
+        self.matches = Columns(t.matches, sqlite)
+        self.seats = Columns(t.seats, sqlite)
+        self.notices = Columns(notices, sqlite)
         self._to_sql: Callable[[str], str] = _same if sqlite else _dollar
         sql = self._to_sql
         match_cols = ", ".join(self.matches.names)
         seat_cols = ", ".join(self.seats.names)
         self.select_seats = sql(f"SELECT {seat_cols} FROM seats WHERE match_id = ? ORDER BY seat")
+        self.select_version = sql("SELECT version FROM matches WHERE id = ?")
+        self.select_version_locked = self.select_version + ("" if sqlite else " FOR UPDATE")
         if sqlite:
             self.select_match = f"SELECT {match_cols} FROM matches WHERE id = ?"
             self.select_match_locked = self.select_match
@@ -131,8 +82,21 @@ class _Dialect:
         self.record_cols = ("match_id", "idx", "kind", "n", "seat", "dice", "cover", "reason")
         self.event_cols = ("match_id", "seq", "data")
         self.notice_cols = [n for n in self.notices.names if n not in ("id", "sent_at", "error")]
-        self.update_cover = sql("UPDATE record_events SET cover = ? WHERE match_id = ? AND n = ?")
-        self.drop_reminder = sql(
+        # The small writes of a move, with ``?`` placeholders: run as they are on
+        # SQLite, and on PostgreSQL carried by the move's save statement (save_in_one).
+        self.update_cover = "UPDATE record_events SET cover = ? WHERE match_id = ? AND n = ?"
+        self.set_acted = "UPDATE seats SET acted = ? WHERE match_id = ? AND seat = ?"
+        # Deleted, as a pending reminder is: "dropped" is the mailer's word for a
+        # notice it will not mail, which the push worker must not read as "moved".
+        self.drop_turn = (
+            "DELETE FROM notices"
+            " WHERE match_id = ? AND seat = ? AND kind = 'turn' AND status = 'pending'"
+        )
+        self.set_autoplay = (
+            "UPDATE seats SET autoplay_throws = ?, autoplay_covers = ?"
+            " WHERE match_id = ? AND seat = ?"
+        )
+        self.drop_reminder = (
             "DELETE FROM notices WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
         )
         self._memo: dict[tuple[Any, ...], str] = {}
@@ -166,14 +130,24 @@ class _Dialect:
             self._memo[key] = self._to_sql(self._update_text(columns))
         return self._memo[key]
 
-    def save_in_one(self, columns: tuple[str, ...], records: int, notices: int,
-                    events: int) -> str:
-        """PostgreSQL: a move's INSERTs as data-modifying WITH clauses of the match's
-        conditional UPDATE, one round trip. The UPDATE's row count still says
-        whether the version matched (a mismatch rolls the whole transaction back)."""
-        key = ("save", columns, records, notices, events)
+    def statement(self, text: str) -> str:
+        """One of the small writes above in this database's placeholders."""
+        key = ("statement", text)
         if key not in self._memo:
-            inserts = [
+            self._memo[key] = self._to_sql(text)
+        return self._memo[key]
+
+    def save_in_one(self, columns: tuple[str, ...], records: int, notices: int,
+                    events: int, writes: tuple[str, ...] = ()) -> str:
+        """PostgreSQL: a move's small ``writes`` and its INSERTs as data-modifying
+        WITH clauses of the match's conditional UPDATE, one round trip. The UPDATE's
+        row count still says whether the version matched (a mismatch rolls the
+        whole transaction back). The clauses all see the rows as they were before
+        the statement, which is what each of them means: the reminder deleted is
+        the one pending before, not the one inserted beside it."""
+        key = ("save", columns, records, notices, events, writes)
+        if key not in self._memo:
+            inserts = list(writes) + [
                 self._insert_text(table, rows)
                 for table, rows in (
                     ("record_events", records), ("notices", notices), ("match_events", events)
@@ -199,12 +173,19 @@ class Driver:
     """
 
     def __init__(self, conn: Connection) -> None:
+        #: Raised as soon as a row is written (group_commit.py: a refusal after
+        #: that must roll the whole batch back).
+        self._info = conn.info
+        self._live = live_matches_of(conn.engine)
         dbapi: Any = conn.connection.dbapi_connection
         self.d = _SQLITE if conn.dialect.name == "sqlite" else _POSTGRES
         driver = conn.connection.driver_connection
         self._db: Any = dbapi
         if isinstance(driver, InlineConnection):
             self._db = driver.sqlite
+        #: PostgreSQL: the small writes waiting to ride in ``save_move``'s statement
+        #: (each a round trip of its own otherwise), as (``?`` text, parameters).
+        self._writes: list[tuple[str, Sequence[Any]]] = []
 
     def _run(self, sql: str, params: Sequence[Any]) -> Any:
         cur = self._db.cursor()
@@ -232,13 +213,70 @@ class Driver:
             seats = found[width] or []
         return row, seats
 
+    def load_live(
+        self, match_id: str, lock: bool, trust: bool = True
+    ) -> tuple[Row, list[Row], Match | None] | None:
+        """``load`` plus the engine's state (None before the start), from this
+        process's ``LiveMatches`` when the row's version says it is still current,
+        or, when it is ``trusted`` and the caller may ``trust`` it, without asking."""
+        # Taken out while the transaction uses it: ``remember`` puts the new state back
+        # once it commits, and a transaction that fails, or a second move on the match
+        # in it, finds nothing here and loads the row as the database has it.
+        hit = self._live.entries.pop(match_id, None)
+        if hit is not None and trust and self._live.trusted:
+            return hit[1], hit[2], hit[3]
+        if hit is not None:
+            d = self.d
+            cur = self._run(d.select_version_locked if lock else d.select_version, (match_id,))
+            found = cur.fetchone()
+            cur.close()
+            if found is not None and found[0] == hit[0]:
+                return hit[1], hit[2], hit[3]
+        loaded = self.load(match_id, lock)
+        if loaded is None:
+            return None
+        row, seats = loaded
+        return row, seats, None if row["state"] is None else Match.from_dict(row["state"])
+
+    def remember(self, row: Row, seats: list[Row], match: Match) -> None:
+        """Keep a move's result in ``LiveMatches`` once its transaction has committed."""
+        live = self._live
+        self._info.setdefault(AFTER_COMMIT, []).append(lambda: live.put(row, seats, match))
+
     # -- writing ------------------------------------------------------------------
 
+    def _write(self, text: str, params: Sequence[Any]) -> None:
+        """A small write of the move: at once on SQLite (no round trip to save), with
+        the move's save statement on PostgreSQL (which must follow)."""
+        self._info[WROTE] = True
+        if self.d.sqlite:
+            self._run(text, params).close()
+        else:
+            self._writes.append((text, params))
+
+    def _flush_writes(self) -> None:
+        for text, params in self._writes:
+            self._run(self.d.statement(text), params).close()
+        self._writes.clear()
+
     def set_cover(self, match_id: str, n: int, cover: str) -> None:
-        self._run(self.d.update_cover, (cover, match_id, n)).close()
+        self._write(self.d.update_cover, (cover, match_id, n))
+
+    def set_acted(self, match_id: str, seat: int) -> None:
+        """The person in ``seat`` made a move themselves (once per match and seat)."""
+        self._write(self.d.set_acted, (True, match_id, seat))
+
+    def drop_pending_turn(self, match_id: str, seat: int) -> None:
+        """The seat's person moved: their turn news still waiting to go (mail and push)
+        is deleted."""
+        self._write(self.d.drop_turn, (match_id, seat))
+
+    def set_autoplay(self, match_id: str, seat: int, throws: bool, covers: bool) -> None:
+        """A person's autoplay switches in one match."""
+        self._write(self.d.set_autoplay, (throws, covers, match_id, seat))
 
     def drop_pending_reminder(self, match_id: str) -> None:
-        self._run(self.d.drop_reminder, (match_id,)).close()
+        self._write(self.d.drop_reminder, (match_id,))
 
     def save_move(
         self,
@@ -249,8 +287,10 @@ class Driver:
         notices: list[Row],
         events: list[Row],
     ) -> bool:
-        """Write a move's rows and the match row, if the match is still at
-        ``version``; False (nothing to keep: roll back) if another writer moved it on."""
+        """Write a move's rows, its small writes and the match row, if the match is
+        still at ``version``; False (nothing to keep: roll back) if another writer
+        moved it on."""
+        self._info[WROTE] = True
         d = self.d
         columns = tuple(values)
         conv = d.matches.value
@@ -258,10 +298,16 @@ class Driver:
         conv_notice = d.notices.value
         record_rows = [[r[c] for c in d.record_cols] for r in records]
         notice_rows = [[conv_notice(c, r[c]) for c in d.notice_cols] for r in notices]
-        event_rows = [[match_id, e["seq"], _json_text(e)] for e in events]
-        if not d.sqlite and len(record_rows) + len(notice_rows) + len(event_rows) <= CHUNK:
-            sql = d.save_in_one(columns, len(record_rows), len(notice_rows), len(event_rows))
-            params = [v for row in (*record_rows, *notice_rows, *event_rows) for v in row]
+        event_rows = [[match_id, e["seq"], json_text(e)] for e in events]
+        rows = len(record_rows) + len(notice_rows) + len(event_rows)
+        if not d.sqlite and rows + len(self._writes) <= CHUNK:
+            writes = tuple(text for text, _params in self._writes)
+            sql = d.save_in_one(
+                columns, len(record_rows), len(notice_rows), len(event_rows), writes
+            )
+            params = [v for _text, ps in self._writes for v in ps]
+            params += [v for row in (*record_rows, *notice_rows, *event_rows) for v in row]
+            self._writes.clear()
             cur = self._run(sql, [*params, *update])
             done = cur.rowcount == 1
             cur.close()
@@ -269,6 +315,7 @@ class Driver:
         # SQLite in process (no round trips to save), or a move too big for one
         # statement: one INSERT per table and chunk, the events after the UPDATE
         # (their seq follows the version it checks).
+        self._flush_writes()
         self._insert("record_events", record_rows)
         self._insert("notices", notice_rows)
         cur = self._run(d.update_match(columns), update)

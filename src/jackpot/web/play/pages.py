@@ -9,22 +9,26 @@ from __future__ import annotations
 
 import json
 import secrets
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from jinja2 import TemplateNotFound
 
-from jackpot.web.accounts.credentials import GUEST_DAYS, create_guest
+from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_int, form_text, read_form, see_other
 from jackpot.web.base.http import bus_of, current_actor, db_of, set_session_cookie, settings_of
-from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
+from jackpot.web.base.quotas import active_cap
+from jackpot.web.base.settings import DEFAULT_EXPIRY_SECONDS, MAX_DEADLINE_SECONDS
 from jackpot.web.base.templates import render
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
-from jackpot.web.matches.views import load_state
+from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
+from jackpot.web.play.lobby_live import publish
 
 router = APIRouter(include_in_schema=False)
 
@@ -41,6 +45,9 @@ DEADLINES = [
     (3 * 86400, "3 days"),
     (7 * 86400, "1 week"),
 ]
+
+#: How long a new match may wait for players (a week unless chosen).
+EXPIRIES = [3600, 86400, 3 * 86400, 7 * 86400, 14 * 86400, 30 * 86400]
 
 
 # -- home, play, match -----------------------------------------------------------
@@ -61,7 +68,7 @@ async def play(request: Request) -> Response:
     new_token = None
     async with db_of(request).write() as conn:
         if actor is None:
-            actor, new_token = await create_guest(conn)
+            actor, new_token = await new_guest(request, conn)
         out = await seating.create_match(
             conn,
             actor,
@@ -72,6 +79,7 @@ async def play(request: Request) -> Response:
             client_seed=form_text(form, "client_seed") or None,
             private=True,
             min_deadline=settings_of(request).min_deadline_seconds,
+            max_active=active_cap(settings_of(request), actor.is_guest),
         )
     await bus_of(request).publish(out.match_id, out.events)
     response = see_other(f"/matches/{out.match_id}")
@@ -90,6 +98,7 @@ async def new_match_form(request: Request) -> Response:
         "new_match.html",
         {
             "deadlines": DEADLINES,
+            "expiries": EXPIRIES,
             "seed": secrets.token_hex(8),
             "min_deadline": settings_of(request).min_deadline_seconds,
         },
@@ -114,6 +123,8 @@ async def new_match(request: Request) -> Response:
                 client_seed=form_text(form, "client_seed") or None,
                 private=form_text(form, "private") == "on",
                 min_deadline=settings_of(request).min_deadline_seconds,
+                max_active=active_cap(settings_of(request), actor.is_guest),
+                expiry_seconds=form_int(form, "expiry_seconds", DEFAULT_EXPIRY_SECONDS),
             )
     except ApiError as exc:
         return await render(
@@ -121,13 +132,14 @@ async def new_match(request: Request) -> Response:
             "new_match.html",
             {
                 "deadlines": DEADLINES,
+                "expiries": EXPIRIES,
                 "seed": secrets.token_hex(8),
                 "error": exc.message,
                 "min_deadline": settings_of(request).min_deadline_seconds,
             },
             status=exc.status,
         )
-    await bus_of(request).publish(out.match_id, out.events)
+    await publish(bus_of(request), out)
     return see_other(f"/matches/{out.match_id}")
 
 
@@ -136,7 +148,8 @@ async def match_page(match_id: str, request: Request) -> Response:
     actor = await current_actor(request)
     viewer = actor.user_id if actor else None
     async with db_of(request).read() as conn:
-        state = await load_state(conn, match_id, viewer)
+        row = await match_row(conn, match_id)
+        state = public_state(row, await seat_rows(conn, match_id), viewer)
         seats = seat_links(await match_seats(conn, match_id, viewer))
     seated = any(s["you"] for s in state["seats"])
     can_join = (
@@ -153,6 +166,8 @@ async def match_page(match_id: str, request: Request) -> Response:
             "seats_json": json.dumps({"seats": seats}).replace("<", "\\u003c"),
             "seated": seated,
             "can_join": can_join,
+            # When the lobby gives up on it (the page hides the line once it starts).
+            "expires_at": row["expires_at"] if state["status"] == "waiting" else None,
             "seed": secrets.token_hex(8),
             "max_deadline": MAX_DEADLINE_SECONDS,
         },
@@ -167,8 +182,14 @@ async def join_form(match_id: str, request: Request) -> Response:
         return see_other(f"/signup?next=/matches/{match_id}")
     async with db_of(request).write() as conn:
         seed = form_text(form, "client_seed") or None
-        out = await seating.join_match(conn, actor, match_id, seed)
-    await bus_of(request).publish(out.match_id, out.events)
+        out = await seating.join_match(
+            conn,
+            actor,
+            match_id,
+            seed,
+            max_active=active_cap(settings_of(request), actor.is_guest),
+        )
+    await publish(bus_of(request), out)
     return see_other(f"/matches/{match_id}")
 
 
@@ -176,6 +197,8 @@ async def join_form(match_id: str, request: Request) -> Response:
 async def lobby(request: Request) -> Response:
     async with db_of(request).read() as conn:
         matches = await lobby_matches(conn)
+    for m in matches:  # the page says the time in the reader's language
+        m["expiry"] = datetime.fromisoformat(m["expires_at"]) if m["expires_at"] else None
     return await render(request, "lobby.html", {"matches": matches})
 
 

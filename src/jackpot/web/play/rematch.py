@@ -7,10 +7,10 @@ The new match is made by the ordinary actions (``create_match`` for seat 0, then
 ``join_match`` for the others in seat order), in one transaction with the offer's
 last acceptance, so it gets its own server seed and commitment like any match, and
 each person's client seed is the one they sent with their acceptance (the page
-proposes a fresh random one). Bots keep their seats and draw new strengths from
-the new seeds. All work on one offer is serialised by the finished match's row lock
-(a conditional UPDATE on the offer's ``version`` as well), so two people accepting
-at once start exactly one match.
+proposes a fresh random one). Bots come along; the order of play and their
+strengths are drawn again from the new seeds. All work on one offer is serialised
+by the finished match's row lock (a conditional UPDATE on the offer's ``version``
+as well), so two people accepting at once start exactly one match.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -31,6 +31,7 @@ from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_notify import rematch_offers
 from jackpot.web.matches import store
 from jackpot.web.notify.notices import note_rematch
+from jackpot.web.notify.stream import poke_players
 from jackpot.web.play import seating
 from jackpot.web.play.transaction import Outcome
 
@@ -38,6 +39,7 @@ router = APIRouter(prefix="/api")
 
 
 class RematchBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # as the other play bodies (api.STRICT)
     client_seed: str | None = Field(None, description="your seed for the new match (1-64 chars)")
 
 
@@ -192,7 +194,8 @@ async def _start_rematch(
         return Actor(u.id, u.name, bool(u.is_guest))
 
     # create_match seats the creator at 0 and bots last, joins fill the lowest free
-    # seat: so every person gets the seat they had.
+    # seat: so the people join in the order they played, and the start draws a new
+    # order of play from the new seeds.
     first = await seating.create_match(
         conn,
         actor_of(humans[0]),
@@ -203,11 +206,14 @@ async def _start_rematch(
         client_seed=seeds.get(str(humans[0]["seat"])),
         private=bool(row["private"]),
         min_deadline=1,
+        max_active=None,
     )
     outcomes = [first]
     for s in humans[1:]:
         outcomes.append(
-            await seating.join_match(conn, actor_of(s), first.match_id, seeds.get(str(s["seat"])))
+            await seating.join_match(
+                conn, actor_of(s), first.match_id, seeds.get(str(s["seat"])), max_active=None
+            )
         )
     return first.match_id, outcomes
 
@@ -247,6 +253,8 @@ async def post_rematch(
         )
     for out in outcomes:
         await bus_of(request).publish(out.match_id, out.events)
+    # The players' own streams: an offer made, taken up or started.
+    await poke_players(bus_of(request), db_of(request), match_id)
     return view
 
 
@@ -254,4 +262,6 @@ async def post_rematch(
 async def post_decline(match_id: str, request: Request) -> dict[str, Any]:
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
-        return await decline_rematch(conn, actor, match_id)
+        view = await decline_rematch(conn, actor, match_id)
+    await poke_players(bus_of(request), db_of(request), match_id)
+    return view

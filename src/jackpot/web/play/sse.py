@@ -11,19 +11,21 @@ EventSource to stop reconnecting.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
 from fastapi import Request, Response
-from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
 from jackpot.web.base import models as t
-from jackpot.web.base.bus import CLOSED
+from jackpot.web.base.bus import bursts, is_closed
+from jackpot.web.base.client import client_address
+from jackpot.web.base.db import Database
+from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import bus_of, db_of, settings_of
+from jackpot.web.base.stream_caps import CappedStream, StreamCaps
 from jackpot.web.matches.store import match_row
 
 FINAL = {"match_ended", "cancelled"}
@@ -38,8 +40,8 @@ def _last_id(request: Request) -> int:
     return max(0, min(value, 2**31))
 
 
-async def _since(request: Request, match_id: str, after: int) -> list[tuple[int, str]]:
-    async with db_of(request).read() as conn:
+async def _since(db: Database, match_id: str, after: int) -> list[tuple[int, str]]:
+    async with db.read() as conn:
         res = await conn.execute(
             select(t.match_events.c.seq, t.match_events.c.data)
             .where(t.match_events.c.match_id == match_id, t.match_events.c.seq > after)
@@ -48,34 +50,52 @@ async def _since(request: Request, match_id: str, after: int) -> list[tuple[int,
         return [(int(r.seq), str(r.data)) for r in res]
 
 
+async def backlog_since(
+    db: Database, match_id: str, after: int
+) -> tuple[bool, list[tuple[int, str]]]:
+    """Whether the match exists, and its stored events after ``after`` (up to its
+    final one). Subscribe to the bus first, so nothing falls between the two."""
+    async with db.read() as conn:
+        try:
+            await match_row(conn, match_id)
+        except ApiError:
+            return False, []
+    backlog = await _since(db, match_id, after)
+    for i, (_seq, data) in enumerate(backlog):
+        if json.loads(data)["type"] in FINAL:
+            return True, backlog[: i + 1]
+    return True, backlog
+
+
 def _frame(seq: int, data: str) -> str:
     return f"id: {seq}\nevent: match\ndata: {data}\n\n"
 
 
-async def _frames(
-    request: Request, match_id: str, batch: list[dict[str, Any]], sent: int
-) -> tuple[str, int, bool]:
-    """The frames for live events after ``sent`` (a gap before one is filled from
-    the database, a repeat dropped), the last id written, and whether the stream
-    ends there (the match's final event, or the bus closing it)."""
-    frames: list[str] = []
+async def live_after(
+    db: Database, match_id: str, batch: list[dict[str, Any]], sent: int
+) -> tuple[list[tuple[int, str]], int, str | None]:
+    """The live events of ``batch`` after ``sent`` as (seq, JSON) (a gap before one
+    filled from the database, a repeat dropped); the last seq among them; and why
+    no more will come: "final" (the match's last event), "closed" (the bus dropped
+    the subscriber) or None."""
+    out: list[tuple[int, str]] = []
     for ev in batch:
-        if ev is CLOSED or ev.get("type") == CLOSED["type"]:
-            return "".join(frames), sent, True
+        if is_closed(ev):
+            return out, sent, "closed"
         seq = int(ev["seq"])
         if seq <= sent:
             continue
         if seq > sent + 1:
-            for s, data in await _since(request, match_id, sent):
+            for s, data in await _since(db, match_id, sent):
                 if s >= seq:
                     break
-                frames.append(_frame(s, data))
+                out.append((s, data))
                 sent = s
-        frames.append(_frame(seq, orjson.dumps(ev).decode()))
+        out.append((seq, orjson.dumps(ev).decode()))
         sent = seq
         if ev["type"] in FINAL:
-            return "".join(frames), sent, True
-    return "".join(frames), sent, False
+            return out, sent, "final"
+    return out, sent, None
 
 
 async def event_stream(request: Request, match_id: str) -> Response:
@@ -86,8 +106,16 @@ async def event_stream(request: Request, match_id: str) -> Response:
     if finished and row["version"] <= last:
         return Response(status_code=204)
     keepalive = settings_of(request).sse_keepalive
+    caps: StreamCaps = request.app.state.stream_caps
+    address = client_address(request)
+    caps.acquire(address)
     sub = bus_of(request).subscribe(match_id)
-    backlog = await _since(request, match_id, last)
+    try:
+        backlog = await _since(db_of(request), match_id, last)
+    except BaseException:
+        sub.close()
+        caps.release(address)
+        raise
 
     async def gen() -> AsyncIterator[str]:
         sent = last
@@ -98,28 +126,21 @@ async def event_stream(request: Request, match_id: str) -> Response:
                 sent = seq
                 if json.loads(data)["type"] in FINAL:
                     return
-            while True:
-                try:
-                    async with asyncio.timeout(keepalive):
-                        first = await sub.queue.get()
-                except TimeoutError:
+            # A burst goes out as one write: each write crosses every middleware.
+            async for batch in bursts(sub.queue, keepalive):
+                if batch is None:
                     yield ": keep-alive\n\n"
                     continue
-                # Everything already queued goes out as one write: an action's
-                # events arrive together, and each write crosses every middleware.
-                batch = [first]
-                while not sub.queue.empty():
-                    batch.append(sub.queue.get_nowait())
-                chunk, sent, done = await _frames(request, match_id, batch, sent)
-                if chunk:
-                    yield chunk
-                if done:
+                events, sent, end = await live_after(db_of(request), match_id, batch, sent)
+                if events:
+                    yield "".join(_frame(seq, data) for seq, data in events)
+                if end is not None:
                     return
         finally:
             sub.close()
 
-    return StreamingResponse(
-        gen(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    def ended() -> None:
+        sub.close()  # also when the stream ended before its first frame
+        caps.release(address)
+
+    return CappedStream.events(ended, gen())

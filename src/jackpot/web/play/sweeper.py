@@ -1,4 +1,4 @@
-"""The deadline sweeper: finds throws whose deadline passed and puts the seat out.
+"""The deadline sweeper: puts out seats whose throw deadline passed, calls off stale lobby matches.
 
 It runs inside ``jackpot serve`` and as ``jackpot sweep`` on its own. Several
 copies may run at once: each timeout is applied by ``actions.timeout`` with a
@@ -23,7 +23,8 @@ from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.mailer import run_mailer
-from jackpot.web.play import actions
+from jackpot.web.notify.push.sender import run_pusher
+from jackpot.web.play import actions, lobby_live, seating
 
 log = logging.getLogger("jackpot.sweeper")
 BATCH = 200
@@ -54,13 +55,49 @@ async def sweep_once(db: Database, bus: EventBus, now: datetime | None = None) -
     return applied
 
 
-async def forget_old_guests(db: Database, days: int, now: datetime | None = None) -> None:
-    """Guest matches are kept a week: delete guests not seen since, with their matches
-    (unless an account also sat in the match)."""
-    cutoff = (now or utcnow()) - timedelta(days=days)
+async def expire_lobby(db: Database, bus: EventBus, now: datetime | None = None) -> int:
+    """Call off every match that waited for players past its expiry; returns how many
+    this copy called off (another copy may win a race: the version check says so)."""
+    now = now or utcnow()
+    async with db.read() as conn:
+        stale = (
+            await conn.execute(
+                select(t.matches.c.id)
+                .where(t.matches.c.status == "waiting", t.matches.c.expires_at <= now)
+                .order_by(t.matches.c.expires_at)
+                .limit(BATCH)
+            )
+        ).scalars().all()
+    called_off = 0
+    for match_id in stale:
+        try:
+            async with db.write() as conn:
+                out = await seating.expire_waiting(conn, match_id, now)
+        except ApiError:
+            continue
+        if out is not None:
+            called_off += 1
+            await lobby_live.publish(bus, out)  # the lobby drops it live
+    return called_off
+
+
+async def forget_old_guests(
+    db: Database, days: int, now: datetime | None = None, unused_hours: int = 24
+) -> None:
+    """Guest matches are kept a week: delete guests not seen since, with their matches,
+    finished or not (unless an account also sat in the match). A guest that never
+    sat in a match goes after ``unused_hours``: nothing of it is worth keeping."""
+    now = now or utcnow()
+    cutoff = now - timedelta(days=days)
+    unused_cutoff = now - timedelta(hours=unused_hours)
     async with db.write() as conn:
         old_guest = select(t.users.c.id).where(
-            t.users.c.is_guest.is_(True), t.users.c.last_seen < cutoff
+            t.users.c.is_guest.is_(True),
+            (t.users.c.last_seen < cutoff)
+            | (
+                (t.users.c.last_seen < unused_cutoff)
+                & ~exists().where(t.seats.c.user_id == t.users.c.id)
+            ),
         )
         account_seat = (
             select(t.seats.c.match_id)
@@ -100,25 +137,31 @@ async def run_sweeper(
     settings: Settings | None = None,
 ) -> None:
     """Sweep until ``stop``; with ``settings``, also run the mail worker (notify/)
-    beside it, as its own task so a slow mail server never delays a timeout."""
-    mailer = None
+    and the push worker (notify/push/) beside it, each as its own task so a slow
+    mail server or push service never delays a timeout."""
+    workers: list[asyncio.Task[None]] = []
     if settings is not None:
-        mailer = asyncio.create_task(run_mailer(db, settings, stop))
+        workers = [
+            asyncio.create_task(run_mailer(db, settings, stop)),
+            asyncio.create_task(run_pusher(db, settings, stop)),
+        ]
     last_cleanup = 0.0
     loop = asyncio.get_running_loop()
     try:
         while not stop.is_set():
             try:
                 await sweep_once(db, bus)
+                await expire_lobby(db, bus)
                 if loop.time() - last_cleanup > 600:
                     last_cleanup = loop.time()
-                    await forget_old_guests(db, guest_days)
+                    unused_hours = settings.unused_guest_hours if settings else 24
+                    await forget_old_guests(db, guest_days, unused_hours=unused_hours)
             except Exception:  # keep sweeping: one bad pass must not stop the deadlines
                 log.exception("sweep failed")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=interval)
     finally:
-        if mailer is not None:
-            mailer.cancel()
+        for worker in workers:
+            worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await mailer
+                await worker

@@ -35,6 +35,7 @@ from jackpot.engine import (
     WrongPhase,
 )
 from jackpot.strategy import bots
+from jackpot.strategy.autoplay import OFF, AutoplayPrefs, AutoThrow, forced_move
 from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, conflict, forbidden, not_found
@@ -54,6 +55,11 @@ class Outcome:
     #: state without reading it back (None when the action did not keep them).
     row: dict[str, Any] | None = None
     seat_rows: list[Any] | None = None
+    #: A move refused after its due time: the timeout was written and must be
+    #: committed and published; the caller raises this afterwards.
+    refusal: ApiError | None = None
+    #: The engine's state in ``row`` (saves decoding it again for the answer).
+    match: Match | None = None
 
 
 def illegal_to_api(exc: IllegalMove) -> ApiError:
@@ -98,10 +104,21 @@ class MoveTx:
         self.engine_events: list[Event] = []
         self.live: list[dict[str, Any]] = []
         self.became_due = False
+        #: The last move was made by autoplay: what waits now is a real choice, and
+        #: its clock starts now.
+        self.auto_last = False
+        #: A person's own move (not autoplay's): their seat, marked as having acted.
+        self.acted: int | None = None
+        self.autoplay_changed: tuple[int, bool, bool] | None = None
+        #: The seat of the person who moved themselves in this action, if one did.
+        self.mover: int | None = None
         self.new_row: Row | None = None
+        self.refusal: ApiError | None = None
 
     def outcome(self) -> Outcome:
-        return Outcome(self.row["id"], self.live, self.new_row, self.seat_rows)
+        return Outcome(
+            self.row["id"], self.live, self.new_row, self.seat_rows, self.refusal, self.match
+        )
 
     def seat_of(self, actor: Actor) -> int:
         for s in self.seat_rows:
@@ -109,17 +126,27 @@ class MoveTx:
                 return int(s["seat"])
         raise forbidden("you have no seat in this match", "not_seated")
 
-    def apply(self, move: Callable[[Match], tuple[Match, list[Event]]]) -> None:
+    def apply(
+        self, move: Callable[[Match], tuple[Match, list[Event]]], by: int | None = None
+    ) -> None:
+        """Apply a move; ``by``: the seat of the person who made it themselves."""
         try:
             self.match, events = move(self.match)
         except IllegalMove as exc:
             raise illegal_to_api(exc) from None
+        if by is not None:
+            self.mover = by
+            if self.seat_rows[by]["acted"] is False:
+                self.acted = by
+        self.auto_last = False
         self._add(events)
 
-    def _add(self, events: list[Event]) -> None:
+    def _add(self, events: list[Event], auto: bool = False) -> None:
         for ev in events:
             self.engine_events.append(ev)
             d = ev.to_dict()
+            if auto and isinstance(ev, Thrown | Covered):
+                d["auto"] = True  # made by autoplay: the page says "for you"
             if isinstance(ev, MatchEnded):
                 d["server_seed"] = self.row["server_seed"]
                 d["strengths"] = [s["strength"] for s in self.seat_rows]
@@ -127,23 +154,59 @@ class MoveTx:
                 self.became_due = True
             self.live.append(d)
 
+    def set_autoplay(self, seat: int, throws: bool, single_covers: bool) -> None:
+        """A person switches autoplay in this match: the seat row, and a live event."""
+        self.seat_rows = [
+            {**s, "autoplay_throws": throws, "autoplay_covers": single_covers}
+            if s["seat"] == seat
+            else s
+            for s in self.seat_rows
+        ]
+        self.autoplay_changed = (seat, throws, single_covers)
+        self.live.append(
+            {"type": "autoplay", "seat": seat, "throws": throws, "single_covers": single_covers}
+        )
+
+    def dice(self, m: Match, count: int) -> tuple[int, ...]:
+        """The dice of the match's next throw, from its seeds."""
+        return fair.throw_dice(self.row["server_seed"], self.row["client_seed"], m.throws, count)
+
+    def prefs(self, seat: int) -> AutoplayPrefs:
+        """The autoplay a person's seat has in this match (off for bots and old matches)."""
+        s = self.seat_rows[seat]
+        if s["is_bot"]:
+            return OFF
+        return AutoplayPrefs(
+            throws=bool(s["autoplay_throws"]), single_covers=bool(s["autoplay_covers"])
+        )
+
     def run_bots(self) -> None:
-        """Bot seats move at once, inside the same transaction."""
+        """Bot seats move at once, and a person's forced moves are made for them
+        (autoplay), inside the same transaction, until a person must decide."""
         m = self.match
-        while m.turn is not None and self.seat_rows[m.turn.seat]["is_bot"]:
+        while m.turn is not None:
             s = m.turn.seat
-            strength = Strength(self.seat_rows[s]["strength"])
-            var = m.variant
-            if m.turn.dice is None:
-                count = bots.choose_dice_count(var, strength, m.turn.open)
-                dice = fair.throw_dice(
-                    self.row["server_seed"], self.row["client_seed"], m.throws, count
-                )
-                m, events = m.throw(s, dice)
+            if self.seat_rows[s]["is_bot"]:
+                strength = Strength(self.seat_rows[s]["strength"])
+                var = m.variant
+                if m.turn.dice is None:
+                    count = bots.choose_dice_count(var, strength, m.turn.open)
+                    m, events = m.throw(s, self.dice(m, count))
+                else:
+                    opt = bots.choose_cover(var, strength, m.turn.open, m.turn.dice)
+                    m, events = m.cover(s, opt)
+                self.auto_last = False
+                self._add(events)
+                continue
+            move = forced_move(m, s, self.prefs(s))
+            if move is None:
+                break
+            if isinstance(move, AutoThrow):
+                m, events = m.throw(s, self.dice(m, move.count))
             else:
-                opt = bots.choose_cover(var, strength, m.turn.open, m.turn.dice)
-                m, events = m.cover(s, opt)
-            self._add(events)
+                m, events = m.cover(s, move.tiles)
+            self.auto_last = True
+            self._add(events, auto=True)
         self.match = m
 
     # -- writing, step by step ---------------------------------------------------------
@@ -154,12 +217,24 @@ class MoveTx:
         records, record_len = self._record(db)
         due_at = self._due_at()
         self._announce_deadline(due_at)
+        if self.mover is not None:
+            # They are here: a turn mail not sent yet would be no news to them.
+            db.drop_pending_turn(self.row["id"], self.mover)
         notices = self._notices(db, due_at)
         values = self._row_values(self._number_events(), record_len, due_at)
+        if self.autoplay_changed is not None:
+            db.set_autoplay(self.row["id"], *self.autoplay_changed)
+        if self.acted is not None:
+            db.set_acted(self.row["id"], self.acted)
+            self.seat_rows = [
+                {**s, "acted": True} if s["seat"] == self.acted else s for s in self.seat_rows
+            ]
+        # Last: the small writes above ride in its statement on PostgreSQL.
         if not db.save_move(self.row["id"], self.row["version"], values, records, notices,
                             self.live):
             raise conflict("the match changed meanwhile; reload and try again", "retry")
         self.new_row = {**self.row, **values}
+        db.remember(self.new_row, self.seat_rows, self.match)
 
     def _record(self, db: Driver) -> tuple[list[Row], int]:
         """The record's new rows and its new length; a cover of a throw stored by an
@@ -221,7 +296,9 @@ class MoveTx:
         turn = self.match.turn
         if turn is None or self.seat_rows[turn.seat]["is_bot"]:
             return None
-        if self.became_due and turn.dice is None:
+        if (self.became_due and turn.dice is None) or self.auto_last:
+            # A new throw is due, or autoplay made the moves up to a real choice: the
+            # clock runs only on choices, so it starts now.
             return self.now + timedelta(seconds=self.row["deadline_seconds"])
         due_at: datetime | None = self.row["due_at"]
         return due_at

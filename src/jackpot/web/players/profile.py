@@ -30,6 +30,7 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import invalid, not_found
 from jackpot.web.base.http import current_actor, db_of
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.names import name_key
 from jackpot.web.base.templates import render
 from jackpot.web.matches.seats import seats_of
 from jackpot.web.matches.views import load_record
@@ -54,7 +55,7 @@ async def _player(conn: AsyncConnection, name: str, viewer: int | None) -> Any:
     row = (
         await conn.execute(
             select(t.users.c.id, t.users.c.name, t.users.c.leaderboard).where(
-                t.users.c.name_key == name.lower(), t.users.c.is_guest.is_(False)
+                t.users.c.name_key == name_key(name), t.users.c.is_guest.is_(False)
             )
         )
     ).first()

@@ -17,6 +17,10 @@ Choices made here, and why:
   of about exp(d / 5.9), and 10:1 needs d = 13.6, i.e. 400 / 13.6 = 29.5 points.
   A new player is at 1000; a settled average player (mu 25, sigma near 3) ends
   up near 1500, a number people already read as "average".
+* No-shows are not rated: a person who left (resigned or timed out) before their
+  first throw is left out of the rating, and when fewer than two people threw at
+  least once nobody's rating changes. Their figures (``seat_stats``) and the
+  result stay as they are: the match happened, it just says nothing about skill.
 * Provisional while sigma > 6.0 (it starts at 8.33). By then the variance has
   halved, which takes about a dozen two-player matches (fewer with more seats):
   Jackpot is mostly luck, so a handful of results says little about a player.
@@ -131,13 +135,60 @@ async def match_finished(conn: AsyncConnection, match_id: str) -> None:
             }
         )
     at = row.finished_at
-    if len(stats) >= 2:
-        at = await _claim_order(conn, match_id, row.variant, at, [s["user_id"] for s in stats])
+    rated = await _rated(conn, match_id, stats)
+    if rated:
+        at = await _claim_order(conn, match_id, row.variant, at, [s["user_id"] for s in rated])
         for s in stats:
             s["finished_at"] = at
     await conn.execute(insert(r.seat_stats), stats)
-    if len(stats) >= 2:
-        await _rate(conn, match_id, row.variant, at, stats, winners)
+    if rated:
+        await _rate(conn, match_id, row.variant, at, rated, winners)
+
+
+async def _rated(
+    conn: AsyncConnection, match_id: str, stats: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The people whose ratings this match changes: not those who left before their
+    first throw, and nobody unless two people or more threw at least once.
+
+    A throw autoplay made is not the person's: where the seat says whether its person
+    acted (every match since autoplay) that decides; before, the record's throws do."""
+    threw = set(
+        (
+            await conn.execute(
+                select(t.record_events.c.seat)
+                .where(t.record_events.c.match_id == match_id, t.record_events.c.kind == "throw")
+                .distinct()
+            )
+        ).scalars()
+    )
+    for seat, acted in (
+        await conn.execute(
+            select(t.seats.c.seat, t.seats.c.acted).where(
+                t.seats.c.match_id == match_id, t.seats.c.acted.is_not(None)
+            )
+        )
+    ).all():
+        if acted:
+            threw.add(seat)
+        else:
+            threw.discard(seat)
+    left = set(
+        (
+            await conn.execute(
+                select(t.record_events.c.seat).where(
+                    t.record_events.c.match_id == match_id, t.record_events.c.kind == "out"
+                )
+            )
+        ).scalars()
+    )
+    if sum(1 for s in stats if s["seat"] in threw) < 2:
+        return []
+    return [s for s in stats if s["seat"] in threw or s["seat"] not in left]
+
+
+#: PostgreSQL advisory lock key that every rating transaction takes first.
+RATINGS_LOCK = 0x6A61636B72617465
 
 
 async def _claim_order(
@@ -145,9 +196,14 @@ async def _claim_order(
 ) -> datetime:
     """Serialise rating updates of these players, and keep finish order = rating order.
 
-    On PostgreSQL two matches sharing a player may finish at once: the users' rows
-    are locked (in id order, so two such transactions cannot deadlock) and the
-    second waits, then reads the first's ratings instead of overwriting them.
+    On PostgreSQL two matches sharing a player may finish at once: the second
+    waits, then reads the first's ratings instead of overwriting them. They wait on
+    one advisory lock for all rating, not on the players' rows alone: a group
+    commit's transaction may rate several matches, whose players no order of row
+    locks can keep from crossing another process's batch (each such deadlock cost a
+    second, PostgreSQL's deadlock_timeout, to the whole batch). The users' rows are
+    then locked FOR NO KEY UPDATE, which, unlike FOR UPDATE, does not wait for the
+    KEY SHARE locks that other batches' inserts take through their foreign keys.
     It may also be that the match finishing second started first, with the
     earlier ``finished_at``; the rebuild, which orders by (finished_at, id), would
     then rate the two in the other order. So a finish time earlier than one of the
@@ -155,8 +211,13 @@ async def _claim_order(
     order is the order the ratings were computed in. SQLite's single writer never
     needs either, and the statements are harmless there.
     """
+    if conn.dialect.name == "postgresql":
+        await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({RATINGS_LOCK})")
     await conn.execute(
-        select(t.users.c.id).where(t.users.c.id.in_(users)).order_by(t.users.c.id).with_for_update()
+        select(t.users.c.id)
+        .where(t.users.c.id.in_(users))
+        .order_by(t.users.c.id)
+        .with_for_update(key_share=True)
     )
     last = (
         await conn.execute(

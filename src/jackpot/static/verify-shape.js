@@ -1,0 +1,105 @@
+// The record's shape, checked before anything is derived from it: formats, seats, seeds,
+// events and result are what verify.js's replay may take for granted afterwards. A
+// difference is thrown as a Problem, its sentence in the page's language.
+
+import { STRENGTHS } from "./replay-rules.js";
+import { V } from "./verify-words.js";
+
+// /2 is /1 plus "joined": seats listed in the order of play drawn from the seed, and
+// joined[p] the joining index of the seat that plays p-th.
+export const FORMATS = ["jackpot-record/1", "jackpot-record/2"];
+export const SERVER_SEED = /^[0-9a-f]{64}$/;
+export const CLIENT_SEED_PART = /^[A-Za-z0-9_-]{1,64}$/;
+
+// ---------------------------------------------------------------- helpers
+// The sentences themselves are in verify-words.js, in the page's language.
+
+export class Problem extends Error {}
+
+export function fail(message) {
+  throw new Problem(message);
+}
+
+export const isInt = (x) => Number.isInteger(x);
+const VARIANTS = ["jackpot", "classic"];
+
+export function sameList(a, b) {
+  return Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+// ---------------------------------------------------------------- the record's shape
+
+export function checkShape(rec) {
+  if (rec === null || typeof rec !== "object" || Array.isArray(rec)) {
+    fail(V.notObject());
+  }
+  if (!FORMATS.includes(rec.format)) {
+    fail(V.badFormat(rec.format, FORMATS));
+  }
+  if (!VARIANTS.includes(rec.variant)) {
+    fail(V.badVariant(rec.variant));
+  }
+  if (!Array.isArray(rec.seats) || rec.seats.length < 1 || rec.seats.length > 4) {
+    fail(V.badSeats());
+  }
+  rec.seats.forEach((seat, s) => {
+    if (seat === null || typeof seat !== "object" || typeof seat.name !== "string") {
+      fail(V.noName(s));
+    }
+    if (seat.bot !== null && !STRENGTHS.includes(seat.bot)) {
+      fail(V.badBot(s, seat.bot));
+    }
+  });
+  const n = rec.seats.length;
+  if (rec.format === FORMATS[1]) {
+    const j = rec.joined;
+    const ok =
+      Array.isArray(j) &&
+      j.every(isInt) &&
+      sameList([...j].sort((a, b) => a - b), [...Array(n).keys()]);
+    if (!ok) {
+      fail(V.badJoined(n - 1, j));
+    }
+  } else if ("joined" in rec) {
+    fail(V.joinedInV1(FORMATS[0], FORMATS[1]));
+  }
+  if (typeof rec.commitment !== "string" || !SERVER_SEED.test(rec.commitment)) {
+    fail(V.badCommitment());
+  }
+  if (typeof rec.client_seed !== "string") fail(V.noClientSeed());
+  if (!Array.isArray(rec.events)) fail(V.noEvents());
+  rec.events.forEach((ev, i) => {
+    if (ev === null || typeof ev !== "object") fail(V.eventNotObject(i));
+    if (ev.type === "throw") {
+      if (!isInt(ev.n) || ev.n < 0) fail(V.throwWithoutN(i));
+      if (!isInt(ev.seat)) fail(V.throwSeatNaN(ev.n));
+      if (!Array.isArray(ev.dice) || ev.dice.length < 1 || ev.dice.length > 2) {
+        fail(V.badDiceCount(ev.n));
+      }
+      if (!ev.dice.every((d) => isInt(d) && d >= 1 && d <= 6)) {
+        fail(V.badDiceValues(ev.n, ev.dice));
+      }
+      if (ev.cover !== null && !(Array.isArray(ev.cover) && ev.cover.every(isInt))) {
+        fail(V.badCover(ev.n));
+      }
+    } else if (ev.type === "out") {
+      if (!isInt(ev.seat)) fail(V.outWithoutSeat(i));
+      if (ev.reason !== "resigned" && ev.reason !== "timeout") {
+        fail(V.badReason(i, ev.reason));
+      }
+    } else {
+      fail(V.unknownType(i, ev.type));
+    }
+    if (ev.seat < 0 || ev.seat >= rec.seats.length) {
+      fail(V.noSuchSeat(i, ev.seat, rec.seats.length));
+    }
+  });
+  const r = rec.result;
+  if (r !== null && r !== undefined) {
+    if (typeof r !== "object" || Array.isArray(r)) fail(V.resultNotObject());
+    for (const field of ["totals", "shut", "places", "winners"]) {
+      if (!Array.isArray(r[field])) fail(V.resultNoList(field));
+    }
+    if (!isInt(r.rounds)) fail(V.resultNoRounds());
+  }
+}

@@ -1,0 +1,153 @@
+"""Sign-up, log-in and password checks with their limits, for the API and the forms.
+
+Each counts the attempt per client address, checks passwords on the hashing pool,
+and only then opens a write transaction.
+
+Failed passwords (a log-in, or the current password on an account change) are
+counted three ways, so that nobody can lock an owner out:
+
+* per account *and* address: after ``failure_limit`` wrong guesses that address may
+  not try that account again until the window ends; the owner elsewhere is not
+  affected;
+* per address, any account: ``address_failure_limit`` stops one address guessing
+  across many accounts;
+* per account, every address: past ``account_failure_ceiling`` (a wide attack from
+  many addresses) each address gets a single wrong guess at that account per
+  window instead of ``failure_limit``. That slows the attack down by that factor
+  while the owner, who types the right password, still gets in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from sqlalchemy import select, update
+
+from jackpot.i18n import N_
+from jackpot.web.accounts import credentials
+from jackpot.web.base import models as t
+from jackpot.web.base.client import client_address
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.http import current_actor, db_of, settings_of
+from jackpot.web.base.identity import Actor
+from jackpot.web.base.limits import TooMany, counters_of, take
+from jackpot.web.base.passwords import Passwords
+
+
+def passwords_of(request: Request) -> Passwords:
+    passwords: Passwords = request.app.state.passwords
+    return passwords
+
+
+async def sign_up(request: Request, email: str, password: str, name: str) -> tuple[Actor, str]:
+    """A new account (a guest's row becomes it); the password is hashed before the
+    write transaction begins."""
+    settings = settings_of(request)
+    await take(
+        counters_of(request),
+        "signup:" + client_address(request),
+        settings.signup_limit,
+        N_("too many sign-ups from your address"),
+    )
+    email = credentials.check_email(email)
+    name = credentials.check_name(name)
+    passwords = passwords_of(request)
+    await passwords.check_strength(password, email, email.split("@")[0], name)
+    password_hash = await passwords.hash(password)
+    guest = await current_actor(request)
+    async with db_of(request).write() as conn:
+        return await credentials.sign_up(conn, email, password_hash, name, guest)
+
+
+def _keys(account: str, address: str) -> tuple[str, str, str]:
+    return f"fail:{account}|{address}", f"fail-addr:{address}", f"fail-acct:{account}"
+
+
+async def _check(request: Request, account: str, password_hash: str | None, password: str) -> bool:
+    """Is the password right? Refused (429) before checking when the limits say so.
+
+    The attempt is counted against the (account, address) pair *before* the check,
+    in one atomic step, so a burst of parallel guesses cannot all slip under the
+    limit; a right password then forgets the pair's count. Wrong ones also count
+    per address and per account."""
+    settings = settings_of(request)
+    counters = counters_of(request)
+    pair, addr, acct = _keys(account, client_address(request))
+    failed, left = await counters.peek(addr)
+    if failed >= settings.address_failure_limit.count:
+        raise TooMany(N_("too many wrong passwords from your address"), left)
+    wide, _ = await counters.peek(acct)
+    allowed = settings.failure_limit.count
+    if wide >= settings.account_failure_ceiling.count:
+        allowed = 1
+    tries, left = await counters.hit(pair, settings.failure_limit.window)
+    if tries > allowed:
+        raise TooMany(
+            N_("too many wrong passwords for this account from your address"), left
+        )
+    if await passwords_of(request).verify(password_hash, password):
+        await counters.clear(pair)
+        return True
+    await counters.hit(addr, settings.address_failure_limit.window)
+    await counters.hit(acct, settings.account_failure_ceiling.window)
+    return False
+
+
+async def log_in(request: Request, email: str, password: str) -> tuple[Actor, str]:
+    """A new session for the right email and password; 401 otherwise (the same
+    answer and the same work whether or not the account exists)."""
+    settings = settings_of(request)
+    await take(
+        counters_of(request),
+        "login:" + client_address(request),
+        settings.login_limit,
+        N_("too many log-ins from your address"),
+    )
+    email = email.strip().lower()[:254]
+    async with db_of(request).read() as conn:
+        row = (
+            await conn.execute(
+                select(t.users.c.id, t.users.c.name, t.users.c.password_hash).where(
+                    t.users.c.email == email, t.users.c.is_guest.is_(False)
+                )
+            )
+        ).first()
+    if not await _check(request, email, row.password_hash if row else None, password):
+        raise ApiError(401, "bad_login", "that email and password do not match an account")
+    assert row is not None
+    async with db_of(request).write() as conn:
+        await conn.execute(update(t.users).where(t.users.c.id == row.id).values(last_seen=utcnow()))
+        token = await credentials.new_credential(conn, row.id, "session", credentials.SESSION_DAYS)
+    return Actor(row.id, row.name, False), token
+
+
+async def check_current_password(request: Request, actor: Actor, password: str) -> None:
+    """403 for a wrong current password, counted like a failed log-in, so account
+    changes are no side door for guessing."""
+    async with db_of(request).read() as conn:
+        row: Any = (
+            await conn.execute(
+                select(t.users.c.email, t.users.c.password_hash).where(
+                    t.users.c.id == actor.user_id
+                )
+            )
+        ).first()
+    account = row.email if row is not None and row.email else f"user:{actor.user_id}"
+    if not await _check(request, account, row.password_hash if row else None, password or ""):
+        raise ApiError(403, "bad_password", "the current password is not right")
+
+
+async def new_password_hash(request: Request, password: str, *user_words: str) -> str:
+    """Check a new password (a change or a reset) and hash it, counted per address."""
+    settings = settings_of(request)
+    await take(
+        counters_of(request),
+        "password:" + client_address(request),
+        settings.password_limit,
+        N_("too many password changes from your address"),
+    )
+    passwords = passwords_of(request)
+    await passwords.check_strength(password, *user_words)
+    return await passwords.hash(password)

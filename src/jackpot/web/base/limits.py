@@ -1,0 +1,189 @@
+"""Counters for rate limits and failed-password lockouts, in Redis or in the process.
+
+In Redis when JACKPOT_REDIS_URL is set (so every process counts together), else in
+this process.
+
+A counter is a fixed window that starts with its first hit: ``hit`` adds one and
+returns the count so far, and the key expires ``window`` seconds after that first
+hit. Fixed windows are coarse (a burst at a window's edge gets twice the rate once)
+but cost one round trip, and every limit here is about minutes, not milliseconds.
+
+Keys in Redis start with a prefix derived from the database's URL, so two sites (or
+two test suites, each on its own database) sharing one Redis never count each
+other's attempts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Protocol
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+from starlette.requests import HTTPConnection
+
+from jackpot.i18n import gettext, ngettext
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.settings import Rate
+
+
+def wait_words(seconds: int) -> str:
+    """'about 12 minutes': how long until a window ends, for error messages."""
+    if seconds < 90:
+        return gettext("a minute")
+    if seconds < 5400:
+        return ngettext("about %(num)d minute", "about %(num)d minutes", round(seconds / 60))
+    return ngettext("about %(num)d hour", "about %(num)d hours", round(seconds / 3600))
+
+
+class Counters(Protocol):
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
+        """Count one more; returns the count and the seconds until the window ends."""
+
+    async def peek(self, key: str) -> tuple[int, int]:
+        """The count and seconds left, without counting."""
+
+    async def clear(self, key: str) -> None: ...
+
+    async def aclose(self) -> None: ...
+
+
+class LocalCounters:
+    """Counters for one process. Bounded: past ``MAX_KEYS`` the expired keys go, and
+    if that is not enough the oldest windows are dropped (a flood of new addresses
+    must not grow memory without end)."""
+
+    MAX_KEYS = 100_000
+
+    def __init__(self) -> None:
+        self._counts: dict[str, tuple[float, int]] = {}
+
+    def _live(self, key: str, now: float) -> tuple[float, int] | None:
+        entry = self._counts.get(key)
+        if entry is not None and entry[0] <= now:
+            del self._counts[key]
+            return None
+        return entry
+
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
+        now = time.monotonic()
+        entry = self._live(key, now)
+        if entry is None:
+            if len(self._counts) >= self.MAX_KEYS:
+                self._prune(now)
+            entry = (now + window, 0)
+        ends, count = entry[0], entry[1] + 1
+        self._counts[key] = (ends, count)
+        return count, max(int(ends - now), 1)
+
+    async def peek(self, key: str) -> tuple[int, int]:
+        now = time.monotonic()
+        entry = self._live(key, now)
+        return (0, 0) if entry is None else (entry[1], max(int(entry[0] - now), 1))
+
+    async def clear(self, key: str) -> None:
+        self._counts.pop(key, None)
+
+    def _prune(self, now: float) -> None:
+        self._counts = {k: v for k, v in self._counts.items() if v[0] > now}
+        if len(self._counts) >= self.MAX_KEYS:
+            oldest = sorted(self._counts.items(), key=lambda kv: kv[1][0])
+            self._counts = dict(oldest[len(oldest) // 2 :])
+
+    async def aclose(self) -> None:
+        self._counts.clear()
+
+
+_HIT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {n, ttl}
+"""
+
+
+def _unavailable() -> ApiError:
+    return ApiError(503, "unavailable", "the site cannot check its limits right now; try again")
+
+
+class RedisCounters:
+    """The same counters in Redis: INCR and EXPIRE in one script, so a process that
+    dies between the two never leaves a key that lives for ever. If Redis cannot be
+    reached the attempt is refused (503), never let through uncounted."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self._redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        self._prefix = prefix
+        self._hit = self._redis.register_script(_HIT)
+
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
+        try:
+            count, ttl = await self._hit(keys=[self._prefix + key], args=[window])
+        except RedisError:
+            raise _unavailable() from None
+        return int(count), max(int(ttl), 1)
+
+    async def peek(self, key: str) -> tuple[int, int]:
+        full = self._prefix + key
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.get(full)
+                pipe.ttl(full)
+                value, ttl = await pipe.execute()
+        except RedisError:
+            raise _unavailable() from None
+        return (int(value), max(int(ttl), 1)) if value is not None else (0, 0)
+
+    async def clear(self, key: str) -> None:
+        try:
+            await self._redis.delete(self._prefix + key)
+        except RedisError:
+            raise _unavailable() from None
+
+    async def aclose(self) -> None:
+        await self._redis.aclose()
+
+
+def redis_prefix(database_url: str) -> str:
+    """Keys of one site: a digest of its database URL (never the URL: it may hold a
+    password)."""
+    return "jackpot:limits:" + hashlib.sha256(database_url.encode()).hexdigest()[:16] + ":"
+
+
+def counters_of(request: HTTPConnection) -> Counters:
+    """The app's counters (made by ``make_counters`` at start)."""
+    counters: Counters = request.app.state.counters
+    return counters
+
+
+def make_counters(redis_url: str | None, database_url: str) -> Counters:
+    if redis_url:
+        return RedisCounters(redis_url, redis_prefix(database_url))
+    return LocalCounters()
+
+
+class TooMany(ApiError):
+    """429 ``too_many_attempts``: what was counted (a catalog entry, marked with ``N_``
+    where it is written) and how long to wait, both said in the reader's language."""
+
+    def __init__(self, what: str, seconds: int) -> None:
+        super().__init__(429, "too_many_attempts", what)
+        self.seconds = seconds
+
+    @property
+    def message(self) -> str:
+        return gettext(
+            "%(what)s; try again in %(wait)s",
+            what=gettext(self.template),
+            wait=wait_words(self.seconds),
+        )
+
+
+async def take(counters: Counters, key: str, rate: Rate, what: str) -> None:
+    """Count one attempt against ``rate``; 429 (saying ``what``, a catalog entry, and
+    how long to wait) once the window holds more than ``rate.count``."""
+    count, left = await counters.hit(key, rate.window)
+    if count > rate.count:
+        raise TooMany(what, left)

@@ -1,0 +1,63 @@
+"""Caps on what a stranger can make the site keep: matches in play, guests per address.
+
+Each new guest is a user row and each match in progress a row the sweeper visits,
+so neither may grow without bound from one browser or one address. The caps'
+settings and defaults are in settings.py and docs/security.md.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.settings import Settings
+
+_ACTIVE = (
+    select(func.count())
+    .select_from(t.seats.join(t.matches, t.matches.c.id == t.seats.c.match_id))
+    .where(
+        t.seats.c.user_id == bindparam("user_id"),
+        t.seats.c.is_bot.is_(False),
+        t.matches.c.status.in_(("waiting", "playing")),
+    )
+)
+
+
+def active_cap(settings: Settings, is_guest: bool) -> int:
+    """How many matches a guest, or an account, may have waiting or in play."""
+    return settings.guest_active_matches if is_guest else settings.account_active_matches
+
+
+async def check_active_matches(
+    conn: AsyncConnection, user_id: int, is_guest: bool, cap: int
+) -> None:
+    """429 when the user already has ``cap`` matches waiting or in play."""
+    active = int((await conn.execute(_ACTIVE, {"user_id": user_id})).scalar_one())
+    if active >= cap:
+        if is_guest:
+            raise ApiError(
+                429,
+                "too_many_matches",
+                "a guest may have %(cap)s matches waiting or in play at once; "
+                "finish or resign one first",
+                cap=cap,
+            )
+        raise ApiError(
+            429,
+            "too_many_matches",
+            "an account may have %(cap)s matches waiting or in play at once; "
+            "finish or resign one first",
+            cap=cap,
+        )
+
+
+def too_many_guests(limit: int) -> ApiError:
+    return ApiError(
+        429,
+        "too_many_guests",
+        "this address has started %(limit)s guest games in the last hour; "
+        "sign up or log in, or wait a while",
+        limit=limit,
+    )

@@ -1,0 +1,107 @@
+"""What a push says, in one place: a title, a body and the match's address.
+
+In the current language: the sender sets the recipient's (the account's choice, as
+for mails; else the page's language when the browser was registered).
+
+Each variant has its own sentences rather than its name dropped into one: several
+of the site's languages inflect a game's name by its place in the sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from babel import lists
+
+from jackpot.i18n import current_locale, ngettext
+from jackpot.i18n import gettext as _
+
+
+@dataclass(frozen=True)
+class About:
+    """One notice, as the push worker found it when it sent."""
+
+    kind: str  # "turn", "reminder" or "rematch"
+    match_id: str
+    variant: str
+    #: The other seats' names (None: a free seat).
+    opponents: list[str | None]
+    due_at: datetime | None
+    #: Who offers the rematch.
+    by: str | None = None
+
+
+def left(delta: timedelta) -> str:
+    """'3 hours 5 minutes', 'less than a minute': a deadline a person can read."""
+    secs = int(delta.total_seconds())
+    if secs < 60:
+        return _("less than a minute")
+    days, rest = divmod(secs, 86400)
+    hours, rest = divmod(rest, 3600)
+    parts = []
+    if days:
+        parts.append(ngettext("%(num)d day", "%(num)d days", days))
+    if hours:
+        parts.append(ngettext("%(num)d hour", "%(num)d hours", hours))
+    if rest >= 60:
+        parts.append(ngettext("%(num)d minute", "%(num)d minutes", rest // 60))
+    return " ".join(parts[:2])
+
+
+def _names(about: About) -> str:
+    names = [name or _("a free seat") for name in about.opponents]
+    if not names:
+        return _("your opponents")
+    return lists.format_list(names, locale=current_locale())
+
+
+def _texts(about: About, now: datetime) -> tuple[str, str]:
+    classic = about.variant == "classic"
+    names = _names(about)
+    if about.kind == "rematch":
+        by = about.by or _("Another player")
+        if classic:
+            return _("Rematch offered"), _(
+                "%(name)s offers you a rematch of your Classic match.", name=by
+            )
+        return _("Rematch offered"), _(
+            "%(name)s offers you a rematch of your Jackpot match.", name=by
+        )
+    time_left = left(about.due_at - now) if about.due_at else _("less than a minute")
+    if about.kind == "reminder":
+        if classic:
+            body = _(
+                "Time left for your throw in Classic against %(names)s: %(left)s.",
+                names=names,
+                left=time_left,
+            )
+        else:
+            body = _(
+                "Time left for your throw in Jackpot against %(names)s: %(left)s.",
+                names=names,
+                left=time_left,
+            )
+        return _("Time is running out"), body + " " + _("Miss it and you are out of the match.")
+    if classic:
+        body = _("It is your throw in Classic against %(names)s.", names=names)
+    else:
+        body = _("It is your throw in Jackpot against %(names)s.", names=names)
+    if about.due_at is not None:
+        body += " " + _("Deadline in %(left)s.", left=time_left)
+    return _("Your throw"), body
+
+
+def payload(about: About, now: datetime) -> dict[str, Any]:
+    """The JSON the service worker shows (static/sw.js), in the current language."""
+    title, body = _texts(about, now)
+    return {
+        "title": title,
+        "body": body,
+        "url": f"/matches/{about.match_id}",
+        # A newer notification about the same match replaces the older one.
+        "tag": f"jackpot-{about.match_id}",
+        "kind": about.kind,
+        "match_id": about.match_id,
+    }

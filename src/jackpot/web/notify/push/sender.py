@@ -1,0 +1,366 @@
+"""The push worker: sends each due notice to every browser its player registered.
+
+It runs beside the mail worker in the sweeper (never inside a request) and reads
+the same ``notices`` the moves write in their own transactions, so a committed
+move always has its push and a rolled-back one never. Per notice key it keeps a
+row in ``push_sends``, taken with the mail worker's pattern: a conditional UPDATE
+on a lease (any number of sweepers, one sender per notice), checked against the
+match as it is now just before sending (a turn already started, a throw already
+made or an offer closed sends nothing), a failed push service retried with the
+mail's backoff up to ``MAX_ATTEMPTS``, and a subscription answered 404 or 410
+deleted (the browser dropped it). At least once on a crash, exactly once
+otherwise, as for mail.
+
+Pushes do not follow the mail setting: a player who registered a browser asked
+for them. They follow the mail's timing: a turn push after the grace period
+(a player on the page moves first), a reminder when a fifth of the time is left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+from pywebpush import WebPusher
+from sqlalchemy import and_, delete, exists, or_, select, update
+
+from jackpot.i18n import use_locale
+from jackpot.web.base import models as t
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.db import Database, insert_ignore
+from jackpot.web.base.models_notify import notices, rematch_offers
+from jackpot.web.base.models_push import push_sends, push_subscriptions
+from jackpot.web.base.settings import Settings
+from jackpot.web.notify.mailbox import offer_open, still_true
+from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
+from jackpot.web.notify.notices import GRACE
+from jackpot.web.notify.push import endpoints
+from jackpot.web.notify.push.keys import subject, vapid_key
+from jackpot.web.notify.push.messages import About, payload
+
+log = logging.getLogger("jackpot.push")
+
+BATCH = 100
+#: A notice found later than this (the worker was down) is no longer pushed.
+TOO_LATE = timedelta(days=1)
+#: How long a push service keeps a push for a browser that is offline.
+TTL = 86400
+#: The push services' answers that mean the subscription is gone for good.
+GONE = {404, 410}
+#: ``_send_one``'s answer for an endpoint that failed the check at send time.
+REFUSED = -1
+SEND_TIMEOUT = 10.0
+#: How often the push worker looks for due notices.
+PUSH_INTERVAL = 5.0
+KEEP_SENDS = timedelta(days=30)
+
+
+def _due(now: datetime) -> Any:
+    """Notices due for a push: reminders at their time, turn and rematch news after
+    the grace (their ``send_after`` may have been moved by the mail's hourly cap,
+    which pushes do not have)."""
+    return or_(
+        and_(
+            notices.c.kind == "reminder",
+            notices.c.send_after <= now,
+            notices.c.send_after > now - TOO_LATE,
+        ),
+        and_(
+            notices.c.kind != "reminder",
+            notices.c.created_at <= now - GRACE,
+            notices.c.created_at > now - TOO_LATE,
+        ),
+    )
+
+
+async def _due_keys(db: Database, now: datetime) -> list[tuple[str, int]]:
+    async with db.read() as conn:
+        fresh = await conn.execute(
+            select(notices.c.key, notices.c.user_id)
+            .where(
+                exists().where(push_subscriptions.c.user_id == notices.c.user_id),
+                _due(now),
+                ~exists().where(push_sends.c.key == notices.c.key),
+            )
+            .order_by(notices.c.id)
+            .limit(BATCH)
+        )
+        retry = await conn.execute(
+            select(push_sends.c.key, push_sends.c.user_id)
+            .where(
+                push_sends.c.status == "pending",
+                push_sends.c.next_at <= now,
+                or_(push_sends.c.lease_until.is_(None), push_sends.c.lease_until < now),
+            )
+            .limit(BATCH)
+        )
+        return [(r.key, r.user_id) for r in (*fresh.all(), *retry.all())]
+
+
+async def _claim(db: Database, key: str, user_id: int, owner: str, now: datetime) -> bool:
+    """Take the notice's lease: a conditional UPDATE only one sweeper can win."""
+    async with db.write() as conn:
+        await conn.execute(
+            insert_ignore(conn, push_sends, "key"),
+            [
+                {
+                    "key": key,
+                    "user_id": user_id,
+                    "status": "pending",
+                    "attempts": 0,
+                    "next_at": now,
+                    "done": "",
+                    "created_at": now,
+                }
+            ],
+        )
+        res = await conn.execute(
+            update(push_sends)
+            .where(
+                push_sends.c.key == key,
+                push_sends.c.status == "pending",
+                push_sends.c.next_at <= now,
+                or_(push_sends.c.lease_until.is_(None), push_sends.c.lease_until < now),
+            )
+            .values(lease_owner=owner, lease_until=now + LEASE)
+        )
+        return res.rowcount == 1
+
+
+async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[int], str | None]:
+    """What the notice says if it is still true (else None), the player's browsers,
+    those that took it already, and the language the player chose (as for mails)."""
+    async with db.read() as conn:
+        n = (await conn.execute(select(notices).where(notices.c.key == key))).first()
+        send = (await conn.execute(select(push_sends).where(push_sends.c.key == key))).one()
+        locale = (
+            await conn.execute(select(t.users.c.locale).where(t.users.c.id == send.user_id))
+        ).scalar_one_or_none()
+        browsers = list(
+            (
+                await conn.execute(
+                    select(push_subscriptions).where(push_subscriptions.c.user_id == send.user_id)
+                )
+            ).all()
+        )
+        done = {int(x) for x in send.done.split(",") if x}
+        if n is None:  # a reminder whose throw was made: deleted with its match's move
+            return None, browsers, done, locale
+        match = (
+            await conn.execute(
+                select(
+                    t.matches.c.id,
+                    t.matches.c.status,
+                    t.matches.c.variant,
+                    t.matches.c.turn_seat,
+                    t.matches.c.due_at,
+                    t.matches.c.state,
+                ).where(t.matches.c.id == n.match_id)
+            )
+        ).first()
+        seats = (
+            await conn.execute(
+                select(t.seats.c.seat, t.seats.c.name).where(t.seats.c.match_id == n.match_id)
+            )
+        ).all()
+        names: dict[int, str | None] = {s.seat: s.name for s in seats}
+        by = None
+        if n.kind == "rematch":
+            offer = (
+                await conn.execute(
+                    select(rematch_offers).where(rematch_offers.c.match_id == n.match_id)
+                )
+            ).first()
+            if not offer_open(n, offer):
+                return None, browsers, done, locale
+            assert offer is not None
+            by = names.get(offer.offered_by)
+        elif not still_true(n, match):
+            return None, browsers, done, locale
+    assert match is not None
+    return (
+        About(
+            n.kind,
+            n.match_id,
+            match.variant,
+            [name for seat, name in sorted(names.items()) if seat != n.seat],
+            match.due_at if n.kind != "rematch" else None,
+            by,
+        ),
+        browsers,
+        done,
+        locale,
+    )
+
+
+def _request(settings: Settings, browser: Any, data: bytes, about: About) -> dict[str, Any]:
+    """The encrypted body (aes128gcm, RFC 8291) and headers (VAPID, RFC 8292)."""
+    info = {"endpoint": browser.endpoint, "keys": {"p256dh": browser.p256dh, "auth": browser.auth}}
+    body = WebPusher(info).encode(data, "aes128gcm")["body"]
+    parts = urlsplit(browser.endpoint)
+    claims = {
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "sub": subject(settings),
+        # The token's life is the real clock's business, whatever the worker's ``now``.
+        "exp": int(time.time()) + 12 * 3600,
+    }
+    headers = {
+        **vapid_key(settings).sign(claims),
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        "TTL": str(TTL),
+        "Urgency": "high" if about.kind == "reminder" else "normal",
+        # An undelivered push about the same match is replaced, not stacked.
+        "Topic": about.match_id.replace("_", "-")[:32],
+    }
+    return {"data": body, "headers": headers}
+
+
+async def _send_one(
+    session: aiohttp.ClientSession, settings: Settings, browser: Any, data: bytes, about: About
+) -> tuple[int, str]:
+    """The push service's HTTP status, or REFUSED (the endpoint is not public any
+    more) or 0 (no answer, or no DNS answer: retried), with what went wrong."""
+    try:
+        await endpoints.check(browser.endpoint, settings.push_allow_local)
+    except endpoints.EndpointUnresolved as exc:
+        return 0, str(exc)  # DNS may be back on the next try
+    except endpoints.EndpointRefused as exc:
+        return REFUSED, str(exc)
+    req = _request(settings, browser, data, about)
+    try:
+        async with session.post(
+            browser.endpoint,
+            data=req["data"],
+            headers=req["headers"],
+            allow_redirects=False,
+            timeout=aiohttp.ClientTimeout(total=SEND_TIMEOUT),
+        ) as resp:
+            await resp.read()
+            return resp.status, f"the push service answered {resp.status}"
+    except Exception as exc:  # any failure of the network: retry later
+        return 0, f"{type(exc).__name__}: {exc}"
+
+
+async def _push(
+    db: Database, settings: Settings, key: str, now: datetime, session: aiohttp.ClientSession
+) -> bool:
+    about, browsers, done, locale = await _about(db, key)
+    if about is None:
+        async with db.write() as conn:
+            await conn.execute(
+                update(push_sends)
+                .where(push_sends.c.key == key)
+                .values(status="dropped", lease_owner=None, lease_until=None)
+            )
+        return False
+    gone: list[int] = []
+    ok: list[int] = []
+    error = ""
+    for browser in browsers:
+        if browser.id in done:
+            continue
+        # The account's language, as for its mails; else the page's when registered.
+        with use_locale(locale or browser.lang):
+            data = json.dumps(payload(about, now)).encode()
+        status, problem = await _send_one(session, settings, browser, data, about)
+        if 200 <= status < 300:
+            ok.append(browser.id)
+        elif status in GONE or status == REFUSED:
+            gone.append(browser.id)  # the browser dropped it, or its host went private
+        else:
+            error = problem
+            log.warning("push to browser %s failed: %s", browser.id, problem)
+    done |= set(ok) | set(gone)
+    failed = [b.id for b in browsers if b.id not in done]
+    async with db.write() as conn:
+        if gone:
+            await conn.execute(delete(push_subscriptions).where(push_subscriptions.c.id.in_(gone)))
+        if ok:
+            await conn.execute(
+                update(push_subscriptions)
+                .where(push_subscriptions.c.id.in_(ok))
+                .values(last_ok_at=now)
+            )
+        values: dict[str, Any] = {
+            "done": ",".join(str(i) for i in sorted(done)),
+            "lease_owner": None,
+            "lease_until": None,
+        }
+        if failed:
+            attempts = (
+                await conn.execute(select(push_sends.c.attempts).where(push_sends.c.key == key))
+            ).scalar_one() + 1
+            values.update(
+                attempts=attempts,
+                next_at=now + backoff(attempts),
+                status="failed" if attempts >= MAX_ATTEMPTS else "pending",
+                error=error[:200],
+            )
+        else:
+            values.update(status="sent", attempts=push_sends.c.attempts + 1)
+        await conn.execute(update(push_sends).where(push_sends.c.key == key).values(**values))
+    return bool(ok)
+
+
+def client_session(settings: Settings) -> aiohttp.ClientSession:
+    """HTTP to push services: only public addresses (``endpoints.PublicResolver``),
+    no proxy from the environment, no redirects (per request)."""
+    connector = aiohttp.TCPConnector(
+        resolver=endpoints.PublicResolver(settings.push_allow_local), limit=20
+    )
+    return aiohttp.ClientSession(connector=connector, trust_env=False)
+
+
+async def push_step(db: Database, settings: Settings, now: datetime | None = None) -> int:
+    """Push every notice due at ``now``; returns how many reached a browser."""
+    now = now or utcnow()
+    due = await _due_keys(db, now)
+    if not due:
+        return 0
+    pushed = 0
+    async with client_session(settings) as session:
+        for key, user_id in due:
+            owner = secrets.token_hex(8)
+            try:
+                if not await _claim(db, key, user_id, owner, now):
+                    continue  # another sweeper has it
+                if await _push(db, settings, key, now, session):
+                    pushed += 1
+            except Exception:  # one notice's trouble must not stop the others
+                log.exception("push of %s failed", key)
+    return pushed
+
+
+async def forget_old_sends(db: Database, now: datetime | None = None) -> None:
+    cutoff = (now or utcnow()) - KEEP_SENDS
+    async with db.write() as conn:
+        await conn.execute(
+            delete(push_sends).where(
+                push_sends.c.status != "pending", push_sends.c.created_at < cutoff
+            )
+        )
+
+
+async def run_pusher(db: Database, settings: Settings, stop: asyncio.Event) -> None:
+    """The push worker loop, run by the sweeper beside the mail worker until ``stop``."""
+    loop = asyncio.get_running_loop()
+    last_cleanup = 0.0
+    while not stop.is_set():
+        try:
+            await push_step(db, settings)
+            if loop.time() - last_cleanup > 3600:
+                last_cleanup = loop.time()
+                await forget_old_sends(db)
+        except Exception:  # keep going: the next pass retries
+            log.exception("push step failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=PUSH_INTERVAL)

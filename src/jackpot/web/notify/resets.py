@@ -1,0 +1,192 @@
+"""Password-reset mails through an outbox, sent by the mail worker like turn mails.
+
+The request only writes a ``reset_mails`` row (and answers 202 whatever happens),
+so a slow or broken mail server never fails or stalls it, and a flood of requests
+for one address queues at most ``reset_mail_limit`` mails (by default one per
+quarter of an hour): later requests find the recent row and add nothing.
+
+The worker makes the link's token only when it sends, so no usable secret waits in
+the database; it claims each row with a conditional UPDATE (a lease), so several
+sweepers may run. A failed send is retried with backoff, and its token deleted (the
+link never reached anybody). If a worker dies between sending and marking the row
+sent, the lease runs out and a second mail goes with a fresh link: at least once.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.i18n import current_locale, gettext, use_locale
+from jackpot.web.base import models as t
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.db import Database
+from jackpot.web.base.identity import token_hash
+from jackpot.web.base.mail import send_mail
+from jackpot.web.base.settings import Rate, Settings
+
+log = logging.getLogger("jackpot.resets")
+
+#: How long a reset link works.
+RESET_VALID = timedelta(hours=1)
+LEASE = timedelta(minutes=5)
+MAX_ATTEMPTS = 8
+BATCH = 50
+#: Sent and failed rows are kept this long (the per-account limit reads them).
+KEEP = timedelta(days=2)
+
+
+async def queue_reset_mail(
+    conn: AsyncConnection, user_id: int, limit: Rate, now: datetime
+) -> bool:
+    """A reset mail for the account, unless ``limit`` mails were queued for it within
+    the window already; True if one was queued."""
+    since = now - timedelta(seconds=limit.window)
+    recent = (
+        await conn.execute(
+            select(func.count())
+            .select_from(t.reset_mails)
+            .where(t.reset_mails.c.user_id == user_id, t.reset_mails.c.created_at > since)
+        )
+    ).scalar_one()
+    if recent >= limit.count:
+        return False
+    await conn.execute(
+        insert(t.reset_mails).values(
+            user_id=user_id, created_at=now, status="pending", attempts=0, send_after=now
+        )
+    )
+    return True
+
+
+def compose(settings: Settings, name: str, token: str, locale: str | None) -> tuple[str, str]:
+    """Subject and body, in the recipient's language."""
+    with use_locale(locale or current_locale()):
+        body = "\n\n".join(
+            [
+                gettext("Hello %(name)s,", name=name),
+                gettext(
+                    "Somebody (we hope you) asked to reset the password of your Jackpot "
+                    "account. Choose a new one here within the hour:"
+                ),
+                f"{settings.link_base}/reset/{token}",
+                gettext("If it was not you, ignore this mail: your password stays as it is."),
+            ]
+        )
+        return gettext("Reset your Jackpot password"), body + "\n"
+
+
+async def _claim(db: Database, row_id: int, now: datetime) -> bool:
+    async with db.write() as conn:
+        res = await conn.execute(
+            update(t.reset_mails)
+            .where(
+                t.reset_mails.c.id == row_id,
+                t.reset_mails.c.status == "pending",
+                or_(t.reset_mails.c.lease_until.is_(None), t.reset_mails.c.lease_until < now),
+            )
+            .values(lease_until=now + LEASE)
+        )
+        return res.rowcount == 1
+
+
+async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime) -> bool:
+    if not await _claim(db, row_id, now):
+        return False  # another worker has it
+    token = secrets.token_urlsafe(32)
+    secret_hash = token_hash(token)
+    async with db.write() as conn:
+        row = (
+            await conn.execute(
+                select(
+                    t.reset_mails.c.attempts,
+                    t.users.c.id,
+                    t.users.c.email,
+                    t.users.c.name,
+                    t.users.c.locale,
+                )
+                .join(t.users, t.users.c.id == t.reset_mails.c.user_id)
+                .where(t.reset_mails.c.id == row_id)
+            )
+        ).first()
+        if row is None or not row.email:
+            await conn.execute(
+                update(t.reset_mails).where(t.reset_mails.c.id == row_id).values(status="failed")
+            )
+            return False
+        await conn.execute(
+            insert(t.password_resets).values(
+                token_hash=secret_hash, user_id=row.id, expires_at=now + RESET_VALID, used=False
+            )
+        )
+    subject, body = compose(settings, row.name, token, row.locale)
+    try:
+        await send_mail(settings, row.email, subject, body)
+    except Exception as exc:  # any failure of the mail server: retry later
+        log.warning("reset mail %s failed: %s", row_id, exc)
+        attempts = row.attempts + 1
+        async with db.write() as conn:
+            await conn.execute(
+                delete(t.password_resets).where(t.password_resets.c.token_hash == secret_hash)
+            )
+            await conn.execute(
+                update(t.reset_mails)
+                .where(t.reset_mails.c.id == row_id)
+                .values(
+                    attempts=attempts,
+                    lease_until=None,
+                    send_after=now + timedelta(seconds=min(60 * 2 ** (attempts - 1), 3600)),
+                    status="failed" if attempts >= MAX_ATTEMPTS else "pending",
+                    error=str(exc)[:200],
+                )
+            )
+        return False
+    async with db.write() as conn:
+        await conn.execute(
+            update(t.reset_mails)
+            .where(t.reset_mails.c.id == row_id)
+            .values(status="sent", lease_until=None, attempts=row.attempts + 1)
+        )
+    return True
+
+
+async def send_reset_mails(db: Database, settings: Settings, now: datetime | None = None) -> int:
+    """Send the reset mails that are due; returns how many this worker sent."""
+    now = now or utcnow()
+    async with db.read() as conn:
+        due = (
+            await conn.execute(
+                select(t.reset_mails.c.id)
+                .where(
+                    t.reset_mails.c.status == "pending",
+                    t.reset_mails.c.send_after <= now,
+                    or_(t.reset_mails.c.lease_until.is_(None), t.reset_mails.c.lease_until < now),
+                )
+                .order_by(t.reset_mails.c.id)
+                .limit(BATCH)
+            )
+        ).all()
+    sent = 0
+    for (row_id,) in due:
+        try:
+            sent += await _send_one(db, settings, row_id, now)
+        except Exception:  # one mail's trouble must not stop the others
+            log.exception("reset mail %s failed", row_id)
+    return sent
+
+
+async def forget_old_reset_mails(db: Database, now: datetime | None = None) -> None:
+    cutoff = (now or utcnow()) - KEEP
+    async with db.write() as conn:
+        await conn.execute(
+            delete(t.reset_mails).where(
+                t.reset_mails.c.status != "pending", t.reset_mails.c.created_at < cutoff
+            )
+        )
+        await conn.execute(
+            delete(t.password_resets).where(t.password_resets.c.expires_at < cutoff)
+        )

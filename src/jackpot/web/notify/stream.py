@@ -1,0 +1,272 @@
+"""One live stream per signed-in player: "your throw in match X", "rematch offered".
+
+Every page of the site opened by a player listens to ``GET /api/my/events``
+(static/notify.js) for the tab title and the browser's notifications, instead of
+asking every 15 seconds. Each event is the player's whole picture, read from the
+database: the matches between people waiting for their throw and the rematches
+offered to them. So a page that missed events (a dropped connection, a process
+restart) is right again with the next one, and the first event of a new
+connection is what a fresh load would show. It counts against the same caps as a
+match's stream (per client address, and in all: base/stream_caps.py), and an
+account may hold ``JACKPOT_USER_STREAMS_PER_ACCOUNT`` of them per process.
+
+When to send one: the stream subscribes to the bus channel ``user:<id>``. The
+``UserHub`` of each process watches every match's events as the bus hands them
+over (published after commit, so this is after commit too; over Redis every
+process sees every match) and, for the events that can change whose throw it is,
+pokes the channels of the match's players that have a stream open in this
+process. A rematch offer has no match event: its route publishes the poke itself
+(``poke_players``), through the bus so it reaches every process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base.bus import EventBus, Subscription, bursts, is_closed
+from jackpot.web.base.client import client_address
+from jackpot.web.base.db import Database
+from jackpot.web.base.errors import ApiError
+from jackpot.web.base.http import db_of, require_actor, settings_of
+from jackpot.web.base.models_notify import rematch_offers
+from jackpot.web.base.stream_caps import CappedStream, StreamCaps
+from jackpot.web.notify.notices import waiting_turns
+
+log = logging.getLogger("jackpot.user_stream")
+router = APIRouter()
+
+PREFIX = "user:"
+#: Match events after which someone's throw may have come or gone.
+RELEVANT = {"deadline", "started", "match_ended", "cancelled"}
+#: Events after which a match's players may have changed.
+SEATING = {"joined", "left"}
+POKE: dict[str, Any] = {"type": "poke"}
+#: Matches whose players the hub remembers.
+CACHE = 4096
+#: After a failed read of the players, the wait before trying the same matches again.
+RETRY_SECONDS = 1.0
+
+
+def channel(user_id: int) -> str:
+    return f"{PREFIX}{user_id}"
+
+
+class UserHub:
+    """This process's open user streams, and the watcher that pokes them."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self.bus = bus
+        self.db: Database | None = None
+        self.open: Counter[int] = Counter()
+        self.dirty: set[str] = set()
+        self.wake = asyncio.Event()
+        self.players: OrderedDict[str, tuple[int, ...]] = OrderedDict()
+        #: Matches whose seats changed while their players were being read: what was
+        #: read may be from before the change, so it is used once and not kept.
+        self.reseated: set[str] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self, db: Database) -> None:
+        self.db = db
+        self.task = asyncio.create_task(self._run())
+
+    async def aclose(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    def subscribe(self, user_id: int) -> Subscription:
+        if not self.open:
+            # Watch the matches only while someone here listens: over Redis that
+            # costs decoding every match's events.
+            self.bus.listeners.append(self.on_events)
+        self.open[user_id] += 1
+        return self.bus.subscribe(channel(user_id))
+
+    def unsubscribe(self, sub: Subscription, user_id: int) -> None:
+        sub.close()
+        self.open[user_id] -= 1
+        if self.open[user_id] <= 0:
+            del self.open[user_id]
+        if not self.open and self.on_events in self.bus.listeners:
+            self.bus.listeners.remove(self.on_events)
+
+    def on_events(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
+        """Called by the bus for every channel's events: must be quick."""
+        if match_id.startswith(PREFIX):
+            return
+        kinds = {ev.get("type") for ev in events}
+        if kinds & SEATING:
+            self.players.pop(match_id, None)
+            self.reseated.add(match_id)
+        if kinds & (RELEVANT | SEATING):
+            self.dirty.add(match_id)
+            self.wake.set()
+
+    async def _players(self, match_ids: set[str]) -> dict[str, tuple[int, ...]]:
+        found = {m: self.players[m] for m in match_ids if m in self.players}
+        missing = match_ids - found.keys()
+        if missing and self.db is not None:
+            self.reseated -= missing
+            async with self.db.read() as conn:
+                rows = await conn.execute(
+                    select(t.seats.c.match_id, t.seats.c.user_id).where(
+                        t.seats.c.match_id.in_(sorted(missing)), t.seats.c.user_id.is_not(None)
+                    )
+                )
+                seated: dict[str, list[int]] = {m: [] for m in missing}
+                for r in rows:
+                    seated[r.match_id].append(int(r.user_id))
+            for m, users in seated.items():
+                found[m] = tuple(users)
+                if m not in self.reseated:
+                    self.players[m] = found[m]
+            while len(self.players) > CACHE:
+                self.players.popitem(last=False)
+        return found
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.dirty = self.dirty, set()
+            try:
+                players = await self._players(batch)
+                for user_id in {u for users in players.values() for u in users}:
+                    if user_id in self.open:
+                        self.bus.deliver_local(channel(user_id), [POKE])
+            except Exception:  # the streams stay open: the same matches again shortly
+                log.exception("could not find the players of %d matches", len(batch))
+                self.dirty |= batch
+                await asyncio.sleep(RETRY_SECONDS)
+                self.wake.set()
+
+
+async def poke_players(bus: EventBus, db: Database, match_id: str) -> None:
+    """Tell the streams of a match's players, in every process, to look again
+    (after a commit that no match event reports, such as a rematch offer)."""
+    async with db.read() as conn:
+        rows = await conn.execute(
+            select(t.seats.c.user_id).where(
+                t.seats.c.match_id == match_id, t.seats.c.user_id.is_not(None)
+            )
+        )
+        users = {int(r.user_id) for r in rows}
+    for user_id in users:
+        await bus.publish(channel(user_id), [POKE])
+
+
+async def offers_for(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:
+    """Open rematch offers where this player has a seat and has not accepted."""
+    me = t.seats.alias("me")
+    by = t.seats.alias("by")
+    rows = await conn.execute(
+        select(
+            rematch_offers.c.match_id,
+            rematch_offers.c.version,
+            rematch_offers.c.accepted,
+            me.c.seat,
+            by.c.name,
+            t.matches.c.variant,
+        )
+        .join(me, me.c.match_id == rematch_offers.c.match_id)
+        .join(
+            by,
+            (by.c.match_id == rematch_offers.c.match_id)
+            & (by.c.seat == rematch_offers.c.offered_by),
+        )
+        .join(t.matches, t.matches.c.id == rematch_offers.c.match_id)
+        .where(rematch_offers.c.status == "open", me.c.user_id == user_id)
+        .order_by(rematch_offers.c.created_at.desc())
+        .limit(20)
+    )
+    return [
+        {"id": r.match_id, "version": r.version, "by": r.name, "variant": r.variant}
+        for r in rows
+        if str(r.seat) not in r.accepted.split(",")
+    ]
+
+
+async def snapshot(db: Database, user_id: int) -> bytes:
+    async with db.read() as conn:
+        return orjson.dumps(
+            {
+                "matches": await waiting_turns(conn, user_id),
+                "offers": await offers_for(conn, user_id),
+            }
+        )
+
+
+def hub_of(request: Request) -> UserHub:
+    hub: UserHub = request.app.state.user_hub
+    return hub
+
+
+@router.get("/api/my/events")
+async def my_events(request: Request) -> Response:
+    """Server-Sent Events: ``event: waiting`` with ``{"matches": [...], "offers":
+    [...]}`` now, and again whenever it changes; a comment line keeps it open."""
+    actor = await require_actor(request, account=True, same_site=False)
+    hub = hub_of(request)
+    settings = settings_of(request)
+    if hub.open[actor.user_id] >= settings.user_streams_per_account:
+        raise ApiError(
+            429,
+            "too_many_streams",
+            "this account already has %(cap)s live streams open here; close some tabs",
+            cap=settings.user_streams_per_account,
+        )
+    db = db_of(request)
+    # The same caps as a match's stream (per client address, and in all).
+    caps: StreamCaps = request.app.state.stream_caps
+    address = client_address(request)
+    caps.acquire(address)
+    sub = hub.subscribe(actor.user_id)
+    done = False
+
+    def ended() -> None:
+        """Give the stream's places back, once, however it ended."""
+        nonlocal done
+        if not done:
+            done = True
+            hub.unsubscribe(sub, actor.user_id)
+            caps.release(address)
+
+    try:
+        first = await snapshot(db, actor.user_id)
+    except BaseException:
+        ended()
+        raise
+
+    async def gen() -> AsyncIterator[bytes]:
+        last = first
+        try:
+            yield b"retry: 2000\n\nevent: waiting\ndata: " + first + b"\n\n"
+            async for pokes in bursts(sub.queue, settings.sse_keepalive):  # several: one look
+                if pokes is None:
+                    yield b": keep-alive\n\n"
+                    continue
+                if any(is_closed(ev) for ev in pokes):
+                    return
+                now = await snapshot(db, actor.user_id)
+                if now != last:
+                    last = now
+                    yield b"event: waiting\ndata: " + now + b"\n\n"
+        finally:
+            ended()
+
+    return CappedStream.events(ended, gen())

@@ -1,0 +1,227 @@
+"""A player's WebSocket on one match: moves in, acknowledgements and live events out.
+
+Over HTTP a move costs a request to parse, four middleware layers, a response, and
+a chunk written to each seat's SSE stream: most of the server's time under load
+(docs/benchmarks.md). On one socket per player (as lichess's round socket) a move
+is a small text frame and its events go out on the same connection. The moves run
+through the same ``api.play_move`` as the HTTP routes (the same action, the same
+transaction, events published only after the commit); the HTTP API stays for
+programs and as the page's fallback.
+
+``GET /api/matches/{id}/socket`` (WebSocket), resumable like the SSE stream with
+``?last_event_id=N``. The protocol is in docs/contracts.md. Bad input gets an
+``error`` frame that says what was wrong; the socket stays open. A frame over
+``MAX_MESSAGE`` bytes closes it (uvicorn's ``ws_max_size``); one move is handled at
+a time per socket, and a socket that cannot keep up with its match's events is
+closed like a slow SSE stream (the bus's bounded queue), so the client reconnects
+and catches up from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from jackpot.web.base.client import client_address
+from jackpot.web.base.errors import ApiError, already_said, bad_request, unauthorized
+from jackpot.web.base.http import bus_of, current_actor, db_of, same_origin
+from jackpot.web.base.responses import validation_message
+from jackpot.web.base.stream_caps import StreamCaps
+from jackpot.web.matches.store import check_match_id
+from jackpot.web.play.api import CoverBody, ThrowBody, play_move
+from jackpot.web.play.sse import backlog_since, live_after
+
+router = APIRouter(prefix="/api")
+
+#: The largest frame a client may send (a move is under 100 bytes).
+MAX_MESSAGE = 4096
+#: Seconds a socket trusts its player's credential before looking it up again.
+ACTOR_SECONDS = 1.0
+#: Close code when the server ends a socket that must reconnect (RFC 6455: "try again later").
+TRY_AGAIN = 1013
+
+
+def _json(data: Any) -> str:
+    return orjson.dumps(data).decode()
+
+
+def _error(request_id: Any, exc: ApiError) -> str:
+    return _json(
+        {"type": "error", "id": request_id, "status": exc.status,
+         "error": {"code": exc.code, "message": exc.message}}
+    )
+
+
+def _parse(text: str | None) -> tuple[Any, ThrowBody | CoverBody]:
+    """(id, body) of a move frame, or ApiError saying what is wrong with it."""
+    if text is None:
+        raise bad_request("send moves as text frames of JSON", "bad_frame")
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise bad_request("the frame is not valid JSON", "bad_json") from None
+    if not isinstance(data, dict):
+        raise bad_request('a move is a JSON object: {"id": 1, "action": "throw"}', "bad_frame")
+    request_id = data.get("id")
+    if not (request_id is None or isinstance(request_id, int | str)) or (
+        isinstance(request_id, str) and len(request_id) > 64
+    ):
+        raise bad_request("id must be a number or a string of at most 64 characters", "bad_frame")
+    action = data.get("action")
+    try:
+        if action == "throw":
+            return request_id, ThrowBody.model_validate({"dice": data.get("dice")})
+        if action == "cover":
+            return request_id, CoverBody.model_validate({"tiles": data.get("tiles")})
+    except ValidationError as exc:
+        raise already_said(*validation_message(exc.errors())) from None
+    raise bad_request("action must be 'throw' or 'cover'", "bad_action")
+
+
+@router.websocket("/matches/{match_id}/socket")
+async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    if not same_origin(websocket):
+        # A page on another site may open a socket with this site's cookie.
+        await websocket.close(code=1008, reason="cross-site")
+        return
+    try:
+        check_match_id(match_id)
+    except ApiError:
+        await websocket.close(code=1008, reason="no such match")
+        return
+    last = 0
+    raw = websocket.query_params.get("last_event_id", "0")
+    with contextlib.suppress(ValueError):
+        last = max(0, min(int(raw), 2**31))
+    # A socket holds a descriptor as long as a stream does: the same caps.
+    caps: StreamCaps = websocket.app.state.stream_caps
+    address = client_address(websocket)
+    try:
+        caps.acquire(address)
+    except ApiError as exc:
+        # Accepted, then closed: the client sees "try again later" and why, where a
+        # refused handshake would only say 403.
+        await websocket.accept()
+        await websocket.close(code=TRY_AGAIN, reason=exc.code)
+        return
+    sock = _Socket(websocket, match_id)
+    try:
+        found, backlog = await backlog_since(sock.db, match_id, last)
+        if not found:
+            await websocket.close(code=1008, reason="no such match")
+            return
+        await websocket.accept()
+        forward = asyncio.create_task(sock.forward(backlog, last))
+        try:
+            await sock.serve_moves()
+        finally:
+            forward.cancel()
+            with contextlib.suppress(BaseException):
+                await forward
+    finally:
+        sock.sub.close()
+        caps.release(address)
+
+
+class _Socket:
+    """One open socket: its subscription, the last event it has sent, its player."""
+
+    def __init__(self, websocket: WebSocket, match_id: str) -> None:
+        self.ws = websocket
+        self.match_id = match_id
+        self.db = db_of(websocket)
+        self.bus = bus_of(websocket)
+        self.sub = self.bus.subscribe(match_id)
+        self.sent = 0
+        #: Taking events and writing them is one step (the two tasks share ``sent``).
+        self._writing = asyncio.Lock()
+        self._actor: tuple[Any, int, float] | None = None
+
+    async def _player(self) -> Any:
+        """Who is moving: looked up again once a second, and at once after a
+        log-out or password change in this process (the credential cache's
+        generation), so the socket's right to move ends with its credential's."""
+        actors = self.db.actors
+        now = time.monotonic()
+        if self._actor is not None:
+            actor, generation, until = self._actor
+            if generation == actors.generation and now < until:
+                return actor
+        generation = actors.generation
+        self.ws.scope.pop("jackpot.actor", None)
+        actor = await current_actor(self.ws)
+        self._actor = (actor, generation, now + ACTOR_SECONDS)
+        return actor
+
+    async def serve_moves(self) -> None:
+        """Read move frames and answer each one, one at a time, until the client goes.
+        The answer carries the move's events that the socket has not sent yet: one
+        write for the mover instead of two."""
+        while True:
+            msg = await self.ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            request_id: Any = None
+            try:
+                request_id, body = _parse(msg.get("text"))
+                actor = await self._player()
+                if actor is None:
+                    raise unauthorized(
+                        "sign in first, or play from the browser that started the match"
+                    )
+                state = await play_move(self.db, self.bus, actor, self.match_id, body)
+                head = '{"type":"ack","id":' + _json(request_id) + ',"state":' + _json(state)
+            except ApiError as exc:
+                head = None
+                reply = _error(request_id, exc)
+            try:
+                async with self._writing:
+                    if head is not None:
+                        events = await self._take([]) if not self.sub.queue.empty() else []
+                        reply = head + ',"events":[' + ",".join(events) + "]}"
+                    await self.ws.send_text(reply)
+            except (WebSocketDisconnect, RuntimeError):  # closed meanwhile
+                return
+
+    async def _take(self, batch: list[dict[str, Any]]) -> list[str]:
+        """The queued live events after the last one sent, in order and without
+        gaps (a gap filled from the database, a repeat dropped); ``CLOSED`` if the
+        bus dropped this subscriber."""
+        while not self.sub.queue.empty():
+            batch.append(self.sub.queue.get_nowait())
+        events, self.sent, end = await live_after(self.db, self.match_id, batch, self.sent)
+        if end == "closed":
+            raise _Dropped
+        return [data for _seq, data in events]
+
+    async def forward(self, backlog: list[tuple[int, str]], sent: int) -> None:
+        """The match's events: the backlog, then the live ones. Ends the socket when
+        the bus drops it (too slow, or the server stopping)."""
+        self.sent = sent
+        if backlog:
+            self.sent = backlog[-1][0]
+            await self.ws.send_text(_events([data for _seq, data in backlog]))
+        try:
+            while True:
+                first = await self.sub.queue.get()
+                async with self._writing:
+                    events = await self._take([first])
+                    if events:
+                        await self.ws.send_text(_events(events))
+        except _Dropped:
+            await self.ws.close(code=TRY_AGAIN, reason="reconnect to catch up")
+
+
+class _Dropped(Exception):
+    """The bus dropped this socket's subscription."""
+
+
+def _events(datas: list[str]) -> str:
+    """One frame for events already in JSON (as stored, or as published)."""
+    return '{"type":"events","events":[' + ",".join(datas) + "]}"

@@ -1,0 +1,149 @@
+"""The browser verifier speaks the page's language: with a page's script catalog it
+writes every check, problem and summary in Portuguese, Malay, Estonian or Slovak,
+verifies the same records as in English, and leaves no English sentence behind."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import extract_from_file
+from js_records import node_verify
+from test_verify_js import (
+    classic_three_seats,
+    drawn_three_people,
+    first_live_throw,
+    jackpot_three_seats_two_resign,
+    solo_jackpot_until_shut,
+    tampered,
+)
+
+from jackpot.i18n.catalogs import translations
+from jackpot.i18n.jinja import js_catalog
+
+WORDS = Path(__file__).parents[2] / "src" / "jackpot" / "static" / "verify-words.js"
+PLACEHOLDER = re.compile(r"\{\w+\}")
+LANGS = ("pt", "ms", "et", "sk")
+
+
+@cache
+def english_fragments(lang: str) -> list[str]:
+    """The English pieces of the verifier's sentences (between placeholders) that the
+    language's catalog words otherwise: finding one in a report means English is left."""
+    gettext = translations(lang, "js")
+    messages = [
+        m if isinstance(m, tuple) else (m,)
+        for _line, m, _comments, _context in extract_from_file(
+            "javascript", str(WORDS), keywords={"t": None, "tn": (1, 2)}
+        )
+    ]
+    # Words the translations keep (record fields such as "cover", "Jackpot") are not English left.
+    translated = " ".join(
+        text
+        for ids in messages
+        for text in (
+            [gettext.ngettext(ids[0], ids[1], n) for n in (1, 2, 5)]
+            if len(ids) == 2
+            else [gettext.gettext(ids[0])]
+        )
+    )
+    found: set[str] = set()
+    for ids in messages:
+        for text in ids:
+            for piece in PLACEHOLDER.split(text):
+                fragment = piece.strip(" .,:;()…'\"")
+                if len(re.findall(r"[A-Za-z]", fragment)) >= 3 and fragment not in translated:
+                    found.add(fragment)
+    assert len(found) > 100
+    return sorted(found, key=len, reverse=True)
+
+
+def english_in(text: str, lang: str) -> list[str]:
+    return [f for f in english_fragments(lang) if re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text)]
+
+
+def records() -> list[dict[str, Any]]:
+    base = classic_three_seats()
+    i = first_live_throw(base)
+    fair = base["events"][i]["dice"]
+    drawn = drawn_three_people()
+    joined = drawn["joined"]
+
+    def dice(r: dict[str, Any]) -> None:
+        r["events"][i]["dice"] = [fair[0] % 6 + 1, fair[1]]
+
+    def cover(r: dict[str, Any]) -> None:
+        r["events"][i]["cover"] = [99]
+
+    def dead(r: dict[str, Any]) -> None:
+        r["events"][i]["cover"] = []
+
+    def renumber(r: dict[str, Any]) -> None:
+        for e in r["events"][i:]:
+            e["n"] += 1
+
+    return [
+        base,
+        jackpot_three_seats_two_resign(),
+        solo_jackpot_until_shut(),
+        drawn,
+        tampered(base, dice),
+        tampered(base, cover),
+        tampered(base, dead),
+        tampered(base, renumber),
+        tampered(base, lambda r: r.update(server_seed="0" * 64)),
+        tampered(base, lambda r: r.update(server_seed=None)),
+        tampered(base, lambda r: r.update(client_seed="p0seed.p1 seed.p2seed")),
+        tampered(base, lambda r: r.update(result=None)),
+        tampered(base, lambda r: r["result"]["totals"].__setitem__(0, 1)),
+        tampered(
+            base, lambda r: r["events"].append({"type": "out", "seat": 0, "reason": "resigned"})
+        ),
+        tampered(base, lambda r: r["events"][i].update(dice=fair[:1])),
+        tampered(base, lambda r: r.update(format="jackpot-record/3")),
+        tampered(base, lambda r: r.update(joined=[0, 1, 2])),
+        tampered(drawn, lambda r: r.update(joined=[joined[1], joined[0], joined[2]])),
+        tampered(base, lambda r: r["events"].insert(0, {"type": "dance"})),
+        "{not json",
+    ]
+
+
+@pytest.fixture(scope="module")
+def english() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    made = records()
+    return made, node_verify(*made)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_report_is_in_the_pages_language(
+    lang: str, english: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+) -> None:
+    made, in_english = english
+    reports = node_verify(*made, catalog=js_catalog(lang))
+    assert [r["ok"] for r in reports] == [r["ok"] for r in in_english]
+    assert in_english[0]["ok"] and not in_english[-1]["ok"]
+    for report, source in zip(reports, in_english, strict=True):
+        sentences = [report["summary"], report["problem"] or "", *report["checks"]]
+        assert len(report["checks"]) == len(source["checks"])
+        for sentence, was in zip(
+            sentences, [source["summary"], source["problem"] or "", *source["checks"]], strict=True
+        ):
+            assert not english_in(sentence, lang), (lang, sentence, english_in(sentence, lang))
+            assert sentence != was or not sentence, (lang, sentence)
+
+
+def test_portuguese_words_and_plurals(
+    english: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+) -> None:
+    made, _ = english
+    good, *_rest, broken = node_verify(*made, catalog=js_catalog("pt"))
+    assert good["summary"].startswith("Verificado: uma partida de Clássico com 3 lugares, ")
+    assert good["checks"][0].startswith(
+        "O registo é um jackpot-record/1 de uma partida de Clássico com 3 lugares e "
+    )
+    assert broken["summary"].startswith("Não verificado: O registo não é JSON válido (")
+    (sk,) = node_verify(made[0], catalog=js_catalog("sk"))
+    assert "ktorá má 3 miesta a " in sk["checks"][0]

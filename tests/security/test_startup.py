@@ -1,0 +1,115 @@
+"""Issue 11 item 11: a broken set-up stops `jackpot serve` with one line and exit 2.
+
+Each case runs the real command in a subprocess, as an operator would. Each used to
+end in a Python traceback (or, for a short key, in a silently replaced key).
+/proc stands for a place nobody can write: the tests may run as root, for whom
+file modes mean nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from testdb import pg_admin_url
+
+
+def serve(var_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, "JACKPOT_VAR_DIR": str(var_dir), **env}
+    for name in ("DATABASE_URL", "JACKPOT_SECRET_KEY", "JACKPOT_SMTP_HOST"):
+        if name not in env:
+            full.pop(name, None)
+    return subprocess.run(
+        [sys.executable, "-m", "jackpot.cli", "serve", "--port", "1"],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def refused(result: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("configuration error: "), lines[0]
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def test_a_short_key_file_is_refused_not_replaced(tmp_path: Path) -> None:
+    key = tmp_path / "secret_key"
+    key.write_text("short\n")
+    line = refused(serve(tmp_path), "secret key", "16")
+    assert "remove" in line
+    assert key.read_text() == "short\n"  # never replaced silently
+
+
+def test_a_binary_key_file_is_refused(tmp_path: Path) -> None:
+    key = tmp_path / "secret_key"
+    key.write_bytes(bytes(range(256)))
+    refused(serve(tmp_path), "not text")
+    assert key.read_bytes() == bytes(range(256))
+
+
+def test_a_key_path_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "secret_key").mkdir()
+    refused(serve(tmp_path), "is a directory")
+
+
+def test_a_var_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "var"
+    path.write_text("not a directory")
+    refused(serve(path), "JACKPOT_VAR_DIR", "not a directory")
+    # Also with the key given in the environment.
+    refused(serve(path, JACKPOT_SECRET_KEY="k" * 32), "JACKPOT_VAR_DIR")
+
+
+def test_an_unreachable_postgresql_is_refused(tmp_path: Path) -> None:
+    refused(
+        serve(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1:1/jackpot"),
+        "cannot reach PostgreSQL",
+        "DATABASE_URL",
+    )
+
+
+def test_a_missing_database_is_refused(tmp_path: Path) -> None:
+    admin = pg_admin_url()
+    missing = admin.rsplit("/", 1)[0] + "/jackpot_missing_" + secrets.token_hex(4)
+    refused(serve(tmp_path, DATABASE_URL=missing), "does not exist", "createdb")
+
+
+def test_an_unwritable_sqlite_path_is_refused(tmp_path: Path) -> None:
+    refused(
+        serve(tmp_path, DATABASE_URL="sqlite:////proc/jackpot-test/jackpot.sqlite3"),
+        "SQLite",
+        "writable",
+    )
+
+
+def test_a_corrupt_sqlite_file_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "jackpot.sqlite3"
+    db.write_bytes(b"this is not SQLite\n" * 1000)
+    refused(serve(tmp_path), "not a usable SQLite database", "backup")
+    assert db.read_bytes() == b"this is not SQLite\n" * 1000
+
+
+@pytest.mark.parametrize("where", ["file", "proc"])
+def test_an_unwritable_outbox_is_refused(tmp_path: Path, where: str) -> None:
+    outbox = tmp_path / "outbox-file"
+    if where == "file":
+        outbox.write_text("a file where the outbox should be")
+    else:
+        outbox = Path("/proc/jackpot-outbox")
+    refused(serve(tmp_path, JACKPOT_OUTBOX_DIR=str(outbox)), "outbox", "JACKPOT_SMTP_HOST")
+
+
+def test_a_file_limit_below_the_reserve_is_refused(tmp_path: Path) -> None:
+    refused(serve(tmp_path, JACKPOT_FD_RESERVE="1000000"), "open-file limit", "ulimit")

@@ -1,0 +1,154 @@
+"""The live matches kept in the process (live_matches.LiveMatches): a move reuses the
+state the previous one committed, and never a state the database no longer has."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from sqlalchemy import update
+from web_helpers import move, sign_up
+
+from jackpot.engine import Match, Variant
+from jackpot.web.base import models as t
+from jackpot.web.base.bus import EventBus
+from jackpot.web.base.identity import Actor
+from jackpot.web.play import actions
+from jackpot.web.play.api import CoverBody, ThrowBody, play_move
+from jackpot.web.play.live_matches import LiveMatches, follow, live_matches_of
+
+
+def _live(app: Any) -> LiveMatches:
+    return live_matches_of(app.state.db.writer.sync_engine)
+
+
+async def _bot_match(client: httpx.AsyncClient) -> dict[str, Any]:
+    r = await client.post("/api/matches", json={"seats": 2, "bots": 1})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+async def test_a_move_reuses_the_committed_state(app: Any, client: httpx.AsyncClient) -> None:
+    await sign_up(client, "Ada")
+    state = await _bot_match(client)
+    mid = state["id"]
+    for _ in range(6):
+        r = await move(client, state)
+        assert r.status_code == 200, r.text
+        state = r.json()
+        if state["status"] == "finished":
+            assert mid not in _live(app).entries
+            return
+        version, row, _seats, _m = _live(app).entries[mid]
+        assert version == state["seq"] == row["version"]
+        # Whatever the cache held, the answer is what a fresh load shows.
+        assert state == (await client.get(f"/api/matches/{mid}")).json()
+
+
+async def test_a_version_moved_elsewhere_is_reloaded(app: Any, client: httpx.AsyncClient) -> None:
+    me = await sign_up(client, "Bea")
+    state = await _bot_match(client)
+    mid = state["id"]
+    r = await move(client, state)
+    assert r.status_code == 200, r.text
+    state = r.json()
+    assert mid in _live(app).entries
+    # Another process moved the match on: here, its version changes behind the
+    # cache's back, with a state the cache does not have (the throw undone).
+    db = app.state.db
+    entry = _live(app).entries[mid]
+    async with db.write() as conn:
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == mid).values(version=entry[0] + 100)
+        )
+    assert _live(app).entries == {}  # any Core UPDATE of matches clears it
+    _live(app).entries[mid] = entry  # as if it had been kept: the version check must catch it
+    actor = Actor(me["id"], me["name"], False)
+    turn = state["turn"]
+    body = ThrowBody() if turn["dice"] is None else CoverBody(tiles=turn["options"][-1])
+    after = await play_move(db, app.state.bus, actor, mid, body)
+    assert after["seq"] > entry[0] + 100
+    assert after == (await client.get(f"/api/matches/{mid}")).json()
+
+
+async def test_a_rolled_back_move_is_not_kept(app: Any, client: httpx.AsyncClient) -> None:
+    await sign_up(client, "Cy")
+    state = await _bot_match(client)
+    mid = state["id"]
+    db = app.state.db
+
+    class Boom(Exception):
+        pass
+
+    actor_state = (await client.get("/api/account")).json()
+    actor = Actor(actor_state["id"], actor_state["name"], False)
+    try:
+        async with db.write() as conn:
+            await actions.throw(conn, actor, mid, None)
+            raise Boom
+    except Boom:
+        pass
+    kept = _live(app).entries.get(mid)
+    assert kept is None or kept[0] == state["seq"]  # the committed start, not the throw
+    assert (await client.get(f"/api/matches/{mid}")).json()["seq"] == state["seq"]
+
+
+async def test_a_trusted_stale_entry_is_caught_by_the_save(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    """With the Redis bus an entry is used without reading the version; one that is
+    stale anyway (a move racing the other process's event) makes the save's
+    conditional UPDATE match nothing, and the move runs again on a fresh load."""
+    me = await sign_up(client, "Dee")
+    state = await _bot_match(client)
+    mid = state["id"]
+    state = (await move(client, state)).json()
+    db = app.state.db
+    entry = _live(app).entries[mid]
+    async with db.write() as conn:
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == mid).values(version=entry[0] + 100)
+        )
+    _live(app).entries[mid] = entry
+    _live(app).trusted = True
+    try:
+        actor = Actor(me["id"], me["name"], False)
+        turn = state["turn"]
+        body = ThrowBody() if turn["dice"] is None else CoverBody(tiles=turn["options"][-1])
+        after = await play_move(db, app.state.bus, actor, mid, body)
+    finally:
+        _live(app).trusted = False
+    assert after["seq"] > entry[0] + 100
+    assert after == (await client.get(f"/api/matches/{mid}")).json()
+    # The record holds each throw once: the stale attempt left nothing behind.
+    record = (await client.get(f"/api/matches/{mid}/record")).json()
+    throws = [e["n"] for e in record["events"] if e["type"] == "throw"]
+    assert throws == list(range(len(throws)))
+
+
+def test_events_of_a_later_version_outdate_an_entry() -> None:
+    """``follow``: trusted only on a bus that hears every process; an event past an
+    entry's version drops it, one at or before it (this process's own, late) keeps
+    it, and a gap in the subscription drops them all."""
+    live = LiveMatches()
+    in_process = EventBus()
+    follow(live, in_process)
+    assert live.trusted is False and in_process.listeners == in_process.gap_listeners == []
+
+    class EveryProcess(EventBus):
+        sees_every_process = True
+
+    bus = EveryProcess()
+    follow(live, bus)
+    assert live.trusted is True
+    row: dict[str, Any] = {"id": "m_1", "version": 7}
+    match = Match.new(Variant.JACKPOT, 2)
+    live.put(row, [], match)
+    live.put({"id": "m_2", "version": 3}, [], match)
+    bus.deliver_local("m_1", [{"type": "thrown", "seq": 6}, {"type": "deadline", "seq": 7}])
+    assert "m_1" in live.entries
+    bus.deliver_local("m_1", [{"type": "covered", "seq": 8}])
+    assert "m_1" not in live.entries and "m_2" in live.entries
+    for gap in bus.gap_listeners:
+        gap()
+    assert live.entries == {}
