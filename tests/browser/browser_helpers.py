@@ -1,5 +1,9 @@
 """Shared bits of the browser tests."""
 
+import re
+
+from playwright.sync_api import BrowserContext, Page
+
 #: Which move the page offers right now: "over", "throw", "cover" or false. Throw
 #: stays focusable while it may not be pressed, so it says so with aria-disabled.
 NEXT_ACTION = """() => {
@@ -10,3 +14,55 @@ NEXT_ACTION = """() => {
   const tile = document.querySelector('.tile.offered:not(:disabled)');
   return tile ? 'cover' : false;
 }"""
+
+
+def account(ctx: BrowserContext, url: str, name: str, autoplay: bool = True) -> Page:
+    """A new signed-in page; ``autoplay=False`` switches autoplay of forced moves off,
+    so every move is pressed."""
+    page = ctx.new_page()
+    r = page.request.post(
+        url + "/api/account",
+        data={"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name},
+    )
+    assert r.status == 201, r.text()
+    if not autoplay:
+        off = {"throws": False, "single_covers": False}
+        r = page.request.put(url + "/api/account/autoplay", data=off)
+        assert r.ok, r.text()
+    return page
+
+
+def play_the_bot(page: Page, url: str, button: str = "#play-bot") -> str:
+    """Opens a match against the bot from the home page (``button`` is the selector of
+    the button that starts it) and waits until the page is ready for my first throw;
+    returns the match id.
+
+    The seeds may draw the bot to throw first, and a bot that shuts the box on that
+    turn ends the match before I move (a few matches in a hundred): then it starts
+    another, so that every test meets a match it can play."""
+    for _ in range(5):
+        page.goto(url + "/")
+        page.locator(button).click()
+        page.wait_for_url(re.compile(r"/matches/m_[0-9a-f]+$"))
+        if page.wait_for_function(NEXT_ACTION, timeout=30000).json_value() != "over":
+            return page.url.rsplit("/", 1)[1]
+    raise AssertionError("five matches in a row ended before my first throw")
+
+
+def start_match(
+    page: Page, url: str, settings: dict[str, object], joiners: tuple[Page, ...] = ()
+) -> str:
+    """Creates a match with bot seats as ``page``, seats ``joiners`` in it, and returns
+    its id once it is under way with no move of mine made yet; as with
+    :func:`play_the_bot`, a match a bot ended by shutting the box before any person
+    moved is set aside for another."""
+    for _ in range(5):
+        r = page.request.post(url + "/api/matches", data=settings)
+        assert r.status == 201, r.text()
+        mid: str = r.json()["id"]
+        for joiner in joiners:
+            joined = joiner.request.post(f"{url}/api/matches/{mid}/join", data={})
+            assert joined.ok, joined.text()
+        if page.request.get(f"{url}/api/matches/{mid}").json()["status"] == "playing":
+            return mid
+    raise AssertionError("five matches in a row ended before a person moved")

@@ -9,17 +9,8 @@ from typing import Any
 
 import pytest
 from a11y import axe_violations, describe
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-
-
-def account(ctx: BrowserContext, url: str, name: str) -> Page:
-    page = ctx.new_page()
-    r = page.request.post(
-        url + "/api/account",
-        data={"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name},
-    )
-    assert r.status == 201, r.text()
-    return page
+from browser_helpers import account, play_the_bot, start_match
+from playwright.sync_api import Browser, Page, expect
 
 
 def post(page: Page, url: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -85,23 +76,21 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
     check(ana, "a match waiting for players")
 
     # Two seats in progress: the guest against the bot, after a throw (tiles on offer).
-    guest.goto(url + "/")
-    guest.click("#play-bot")
+    play_the_bot(guest, url)
     expect(guest.locator("#status")).to_contain_text("Your throw")
     guest.click("#throw")
     expect(guest.locator("#dice .die")).not_to_have_count(0)
     check(guest, "a 2-seat match in progress")
 
     # Four seats in progress, Ana with three bots, part way through.
-    four = post(ana, url + "/api/matches", {"seats": 4, "bots": 3})["id"]
+    four = start_match(ana, url, {"seats": 4, "bots": 3})
     play_turn_of(ana, url, four)
     ana.goto(f"{url}/matches/{four}")
     expect(ana.locator("#seats li")).to_have_count(4)
     check(ana, "a 4-seat match in progress")
 
     # Three seats, Ana out while it goes on; then Ben out too: the bot wins.
-    three = post(ana, url + "/api/matches", {"seats": 3, "bots": 1})["id"]
-    post(ben, f"{url}/api/matches/{three}/join")
+    three = start_match(ana, url, {"seats": 3, "bots": 1}, joiners=(ben,))
     play_turn_of(ana, url, three)
     post(ana, f"{url}/api/matches/{three}/resign")
     ana.goto(f"{url}/matches/{three}")

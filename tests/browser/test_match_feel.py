@@ -10,7 +10,7 @@ import secrets
 import time
 from typing import Any
 
-from browser_helpers import NEXT_ACTION
+from browser_helpers import NEXT_ACTION, play_the_bot, start_match
 from playwright.sync_api import Browser, Page, expect
 from test_replay import finished_match
 
@@ -51,11 +51,17 @@ def sign_up(page: Page, url: str, name: str) -> None:
         url + "/api/account",
         {"email": f"{name.lower()}@example.org", "password": "correct horse", "name": name},
     )
+    # Every move pressed here (test_autoplay_page.py shows autoplay).
+    api(page, "PUT", url + "/api/account/autoplay", {"throws": False, "single_covers": False})
 
 
-def bot_throws(page: Page, url: str, mid: str, bot_seat: int) -> list[list[int]]:
-    record = api(page, "GET", f"{url}/api/matches/{mid}/record")
-    return [e["dice"] for e in record["events"] if e["type"] == "throw" and e["seat"] == bot_seat]
+def bot_throws_since_mine(page: Page, url: str, mid: str) -> list[list[int]]:
+    """The bot's throws after my latest move (the bot may have been drawn to go first)."""
+    state = api(page, "GET", f"{url}/api/matches/{mid}")
+    me = next(i for i, st in enumerate(state["seats"]) if st["you"])
+    events = api(page, "GET", f"{url}/api/matches/{mid}/record")["events"]
+    mine = max(i for i, e in enumerate(events) if e["seat"] == me)
+    return [e["dice"] for e in events[mine + 1 :] if e["type"] == "throw"]
 
 
 MY_TURN_ENDS = (
@@ -98,12 +104,16 @@ def test_the_bots_turn_is_played_out_step_by_step(browser: Browser, live_server:
     ctx.add_init_script(WATCH_DICE)
     page = ctx.new_page()
     page.clock.install()
-    page.goto(url + "/")
-    page.click("#play-bot")
-    mid = page.url.rsplit("/", 1)[1]
-    expect(page.locator("#status")).to_contain_text("Your throw")
-    page.clock.pause_at(int(time.time() * 1000) + 1000)
-    play_my_turn_by_keys(page)
+    for _ in range(5):
+        mid = play_the_bot(page, url)
+        # The bot may be drawn to throw first: its turn is shown step by step too.
+        expect(page.locator("#status")).to_contain_text("Your throw", timeout=30000)
+        page.clock.pause_at(int(time.time() * 1000) + 1000)
+        play_my_turn_by_keys(page)
+        # Unless my turn, last of the round, shut the box and ended the match: no bot
+        # turn follows then, so play another.
+        if page.request.get(f"{url}/api/matches/{mid}").json()["status"] == "playing":
+            break
     # My turn is over and the bot's is queued: the page holds it back, step by step.
     expect(page.locator("#skip")).to_be_visible()
     assert not page.evaluate(SETTLED)
@@ -113,7 +123,7 @@ def test_the_bots_turn_is_played_out_step_by_step(browser: Browser, live_server:
         steps += 1
     assert steps >= 2, "the bot's turn did not wait between its steps"
     expect(page.locator("#skip")).to_be_hidden()
-    thrown = [",".join(map(str, d)) for d in bot_throws(page, url, mid, 1)]
+    thrown = [",".join(map(str, d)) for d in bot_throws_since_mine(page, url, mid)]
     assert thrown, "the bot threw nothing"
     # Each of the bot's throws was on the board, in order.
     seen = [e.split(":")[1] for e in page.evaluate("window.__seen")]
@@ -127,7 +137,8 @@ def test_the_bots_turn_is_played_out_step_by_step(browser: Browser, live_server:
             page.click("#skip")
             expect(page.locator("#match")).to_have_attribute("data-settled", "1")
             expect(page.locator("#skip")).to_be_hidden()
-            expect(page.locator("#throw")).to_be_focused()
+            if page.locator("#result").is_hidden():  # the bot's turn may have ended it
+                expect(page.locator("#throw")).to_be_focused()
     ctx.close()
 
     # Reduced motion: the bot's whole turn lands without the clock moving at all.
@@ -135,8 +146,7 @@ def test_the_bots_turn_is_played_out_step_by_step(browser: Browser, live_server:
     ctx.add_init_script(WATCH_DICE)
     page = ctx.new_page()
     page.clock.install()
-    page.goto(url + "/")
-    page.click("#play-bot")
+    play_the_bot(page, url)
     expect(page.locator("#status")).to_contain_text("Your throw")
     page.clock.pause_at(int(time.time() * 1000) + 1000)
     play_my_turn_by_keys(page)
@@ -169,18 +179,19 @@ def test_the_final_board_is_the_last_turns(page: Page, live_server: Any) -> None
 
 def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server: Any) -> None:
     url = live_server.url
-    page.goto(url + "/")
-    page.click("#play-bot")
+    play_the_bot(page, url)
     expect(page.locator("#status")).to_contain_text("Your throw")
     active = (
         "() => document.activeElement.id || document.activeElement.dataset.tile"
         " || document.activeElement.tagName"
     )
-    # A focused button keeps its own Space: Resign opens its question, no throw.
+    # A focused button keeps its own Space: Resign opens its question, no throw (the
+    # Throw button stays on offer; the bot, if drawn to go first, has thrown already).
     page.focus("#resign")
     page.keyboard.press("Space")
     expect(page.locator("#resign-confirm")).to_be_visible()
-    expect(page.locator("#dice .die")).to_have_count(0)
+    expect(page.locator("#throw")).to_have_attribute("aria-disabled", "false")
+    assert "You threw" not in page.locator("#log").inner_text()
     page.keyboard.press("Enter")  # "No, keep playing" has the focus
     expect(page.locator("#resign")).to_be_focused()
     page.evaluate("document.activeElement.blur()")
@@ -194,6 +205,9 @@ def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server:
         page.wait_for_function(NEXT_ACTION)
         if page.locator(".tile.offered").count() == 0:
             break  # a dead throw: the turn passed
+        # Still our turn, so nothing of the bot's can have replaced it: the polite
+        # live region says the throw.
+        expect(page.locator("#announce")).to_contain_text("You threw")
         first = page.locator(".tile.offered").first.get_attribute("data-tile")
         assert page.evaluate(active) == first, "focus is not on the first tile on offer"
         # Shift+Tab goes back to Throw: the page order is the order of play.
@@ -218,8 +232,10 @@ def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server:
         expect(page.locator("#announce")).to_contain_text("Your turn.")
         page.keyboard.press("Space")
         expect(page.locator("#dice .die")).to_have_count(2)
-    # Throws and covers are said in the polite live region too.
-    expect(page.locator("#announce")).to_contain_text("You threw")
+        expect(page.locator("#announce")).to_contain_text("You threw")
+    else:
+        # The match ended (a shut box): the live region says who won.
+        expect(page.locator("#announce")).to_contain_text(re.compile(r"\bwins?\b"))
 
 
 def test_classic_sets_narrow_as_tiles_are_picked(page: Page, live_server: Any) -> None:
@@ -285,10 +301,10 @@ def test_a_seat_that_is_out_watches_the_match_go_on(browser: Browser, live_serve
     ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
     sign_up(ana, url, f"Ana{tag}")
     sign_up(ben, url, f"Ben{tag}")
-    mid = api(ana, "POST", url + "/api/matches", {"seats": 3, "bots": 1})["id"]
-    api(ben, "POST", f"{url}/api/matches/{mid}/join", {})
+    mid = start_match(ana, url, {"seats": 3, "bots": 1}, joiners=(ben,))
     ana.goto(f"{url}/matches/{mid}")
-    expect(ana.locator("#status")).to_contain_text("Your throw")
+    # Whoever the draw put first (the bot has moved already, if it was first).
+    expect(ana.locator("#status")).to_contain_text(re.compile("Your throw|to throw"))
     ana.click("#resign")
     expect(ana.locator("#resign-question")).to_contain_text("Resign")
     ana.click("#resign-yes")
@@ -312,25 +328,37 @@ def test_reconnecting_and_one_log_live_and_after_reload(browser: Browser, live_s
     ana.goto(f"{url}/matches/{mid}")
     ben.goto(f"{url}/matches/{mid}")
     ben.click("#join")
-    expect(ana.locator("#status")).to_contain_text("Your throw")
-    expect(ana.locator("#log")).to_contain_text(f"Ben{tag} took seat 2")
+    expect(ana.locator("#log")).to_contain_text(f"Ben{tag} took a seat")
     expect(ana.locator("#connection")).to_be_hidden()
+    # The order of play is drawn as Ben sits down: "first" throws first.
+    ana_first = api(ana, "GET", f"{url}/api/matches/{mid}")["seats"][0]["you"]
+    first, second = (ana, ben) if ana_first else (ben, ana)
+    second_ctx = ben_ctx if ana_first else ana_ctx
+    first_name = f"Ana{tag}" if ana_first else f"Ben{tag}"
+    expect(first.locator("#status")).to_contain_text("Your throw")
+    # Both logs say the order was drawn, and who throws first.
+    expect(first.locator("#log")).to_contain_text(
+        "The seeds drew the order of play: you throw first"
+    )
+    expect(second.locator("#log")).to_contain_text(
+        f"The seeds drew the order of play: {first_name} throws first"
+    )
 
-    # Ben's network goes; his page says so, and catches up when it is back.
-    ben_ctx.set_offline(True)
-    expect(ben.locator("#connection")).to_be_visible()
-    expect(ben.locator("#connection")).to_contain_text("reconnecting")
-    ana.click("#throw")
-    expect(ana.locator("#log")).to_contain_text("You threw")
-    ben_ctx.set_offline(False)
-    expect(ben.locator("#connection")).to_be_hidden()
-    expect(ben.locator("#log")).to_contain_text(f"Ana{tag} threw")
+    # The second's network goes; the page says so, and catches up when it is back.
+    second_ctx.set_offline(True)
+    expect(second.locator("#connection")).to_be_visible()
+    expect(second.locator("#connection")).to_contain_text("reconnecting")
+    first.click("#throw")
+    expect(first.locator("#log")).to_contain_text("You threw")
+    second_ctx.set_offline(False)
+    expect(second.locator("#connection")).to_be_hidden()
+    expect(second.locator("#log")).to_contain_text(f"{first_name} threw")
 
     # One log: what the pages wrote live is what a fresh load writes.
     for page in (ana, ben):
         expect(page.locator("#match")).to_have_attribute("data-settled", "1")
         live = page.locator("#log").inner_text()
-        assert "took seat 2" in live and "threw" in live
+        assert "took a seat" in live and "order of play" in live and "threw" in live
         page.reload()
         expect(page.locator("#log li")).to_have_count(len(live.splitlines()))
         assert page.locator("#log").inner_text() == live
@@ -375,8 +403,7 @@ window.AudioContext = class {
 
 def test_sound_is_off_until_chosen_and_remembered(page: Page, live_server: Any) -> None:
     page.add_init_script(AUDIO_STUB)
-    page.goto(live_server.url + "/")
-    page.click("#play-bot")
+    play_the_bot(page, live_server.url)
     expect(page.locator("#sound")).not_to_be_checked()
     page.click("#throw")
     expect(page.locator("#dice .die")).not_to_have_count(0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser_helpers import NEXT_ACTION
+from browser_helpers import NEXT_ACTION, play_the_bot
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -46,8 +46,7 @@ def test_a_bot_match_played_in_portuguese(browser: Browser, live_server) -> None
     try:
         page.goto(live_server.url + "/")
         expect(page.locator("html")).to_have_attribute("lang", "pt")
-        page.get_by_role("button", name="Jogar contra o bot").click()
-        expect(page).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
+        play_the_bot(page, live_server.url, "role=button[name='Jogar contra o bot']")
         expect(page.locator("html")).to_have_attribute("lang", "pt")
         expect(page.locator("h1")).to_contain_text("Jackpot")
         expect(page.locator("#throw")).to_contain_text(js("pt", "Throw"))
@@ -77,9 +76,7 @@ def test_screenshots_of_the_match_page_in_every_language(browser: Browser, live_
         context = browser.new_context(locale=locale, viewport={"width": 1000, "height": 900})
         page = context.new_page()
         try:
-            page.goto(live_server.url + "/")
-            page.click("#play-bot")
-            expect(page).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
+            play_the_bot(page, live_server.url)
             expect(page.locator("html")).to_have_attribute("lang", lang)
             page.wait_for_function(NEXT_ACTION)
             page.keyboard.press("Space")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser_helpers import NEXT_ACTION
+from browser_helpers import NEXT_ACTION, play_the_bot
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -37,14 +37,12 @@ def play_until_over(page: Page, max_steps: int = 3000) -> int:
 
 
 def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
-    page.goto(live_server.url + "/")
-    page.click("#play-bot")
-    expect(page).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
+    play_the_bot(page, live_server.url)
     expect(page.locator("#seats li")).to_have_count(2)
     expect(page.locator("#status")).to_contain_text("Your throw")
     # The bot is named once, its strength a secret until the end; a guest has no
     # profile, so nothing in the seats is a link.
-    expect(page.locator("#seats li").nth(1).locator(".name")).to_have_text("Bot")
+    expect(page.locator("#seats li .name", has_text="Bot")).to_have_count(1)
     expect(page.locator("#seats .badge")).to_have_text("strength: secret")
     expect(page.locator("#seats a")).to_have_count(0)
     commitment = page.locator("#commitment").inner_text()
@@ -93,8 +91,7 @@ def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     page = context.new_page()
-    page.goto(live_server.url + "/")
-    page.click("#play-bot")
+    play_the_bot(page, live_server.url)
     page.click("#throw")
     expect(page.locator(".die")).not_to_have_count(0)
     # Nothing overflows sideways: the nine tiles fit the phone's width.
@@ -147,11 +144,42 @@ def test_practice_ends_as_practice_and_a_resignation_is_named(page: Page, live_s
     expect(page.locator("#announce")).to_contain_text("Practice over: you ")
     expect(page.locator("#show-odds")).to_be_hidden()
 
-    page.goto(live_server.url + "/")
-    page.click("#play-bot")
+    play_the_bot(page, live_server.url)
     expect(page.locator("#status")).to_contain_text("Your throw")
     page.click("#resign")
     expect(page.locator("#resign-confirm")).to_be_visible()
     page.click("#resign-yes")
     expect(page.locator("#result h2")).to_have_text("Bot wins")
     expect(page.locator("#result li").last).to_have_text("Place 2: You, total 0, resigned")
+
+
+def test_the_page_plays_over_its_websocket(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """Moves and events travel on the match's WebSocket: no move request over HTTP
+    and no SSE stream while the socket works; the page ends as a fresh load shows."""
+    sockets: list[str] = []
+    frames_sent: list[str] = []
+    http_moves: list[str] = []
+
+    def on_socket(ws) -> None:  # type: ignore[no-untyped-def]
+        sockets.append(ws.url)
+        ws.on("framesent", lambda payload: frames_sent.append(str(payload)))
+
+    page.on("websocket", on_socket)
+    page.on(
+        "request",
+        lambda r: http_moves.append(r.url)
+        if re.search(r"/(throw|cover|events)(\?|$)", r.url)
+        else None,
+    )
+    play_the_bot(page, live_server.url)
+    expect(page.locator("#status")).to_contain_text("Your throw")
+    steps = play_until_over(page)
+    assert steps > 0
+    assert len(sockets) == 1 and sockets[0].endswith("/socket?last_event_id=0"), sockets
+    assert any('"action":"throw"' in f for f in frames_sent), frames_sent[:3]
+    assert http_moves == [], http_moves
+    result = page.locator("#result").text_content() or ""
+    log_lines = page.locator("#log li").count()
+    page.reload()
+    expect(page.locator("#result")).to_have_text(result)
+    expect(page.locator("#log li")).to_have_count(log_lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from browser_helpers import play_the_bot
 from playwright.sync_api import Browser, expect
 from test_replay import finished_match
 
@@ -27,7 +28,7 @@ def test_dark_theme_on_a_desktop_and_a_phone(browser: Browser, live_server: Any)
         assert bg == "rgb(21, 18, 14)", bg  # the dark theme's background
         if name == "phone":
             page.screenshot(path=str(SCREENSHOTS / "home-dark-phone.png"), full_page=True)
-        page.click("#play-bot")
+        play_the_bot(page, url)
         page.click("#throw")
         expect(page.locator("#dice .die")).not_to_have_count(0)
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]

@@ -99,7 +99,9 @@ def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # t
         if finished:
             break
         ana.wait_for_timeout(50)
-    assert finished, "the match did not end"
+    where = {n: (p.evaluate(NEXT_ACTION), p.locator("#status").inner_text())
+             for n, p in pages.items()}
+    assert finished, f"the match did not end: {where}"
     # Both pages show the result and the published seed without a reload.
     for page in (ana, ben):
         expect(page.locator("#result")).to_be_visible()

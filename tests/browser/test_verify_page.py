@@ -6,15 +6,14 @@ from __future__ import annotations
 import json
 import re
 
-from browser_helpers import NEXT_ACTION
+from browser_helpers import NEXT_ACTION, play_the_bot
 from playwright.sync_api import Page, expect
 
 
 def test_downloaded_record_verifies_and_tampering_is_caught(
     page: Page, live_server, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    page.goto(live_server.url + "/")
-    page.click("text=Classic against the bot")
+    play_the_bot(page, live_server.url, "text=Classic against the bot")
     expect(page.locator("#status")).to_contain_text("Your throw")
     for _ in range(200):
         action = page.wait_for_function(NEXT_ACTION).json_value()
@@ -31,7 +30,8 @@ def test_downloaded_record_verifies_and_tampering_is_caught(
     path = tmp_path / "record.json"
     info.value.save_as(path)
     record = json.loads(path.read_text())
-    assert record["format"] == "jackpot-record/1" and record["server_seed"]
+    assert record["format"] == "jackpot-record/2" and record["server_seed"]
+    assert sorted(record["joined"]) == [0, 1]
 
     page.goto(live_server.url + "/verify")
     page.set_input_files("#record-file", str(path))
