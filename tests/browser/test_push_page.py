@@ -9,7 +9,7 @@ import re
 import secrets
 from typing import Any
 
-from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Browser, Page, Request, expect
 from test_rematch import STREAM_HEARD
 from test_two_people import sign_up
 
@@ -38,6 +38,18 @@ SW_STATE = """async () => {
   const sw = reg.active || reg.waiting || reg.installing;
   return { scope: reg.scope, script: sw ? sw.scriptURL : null };
 }"""
+
+
+def until(page: Page, script: str) -> Any:
+    """What ``script`` (which may answer with a promise) gives, asked every 50 ms
+    until it is truthy. wait_for_function does not wait on a promise: one is truthy
+    at once."""
+    for _ in range(200):
+        value = page.evaluate(script)
+        if value:
+            return value
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {script}")
 
 
 def test_the_account_page_registers_the_service_worker(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
@@ -69,7 +81,7 @@ def test_the_account_page_registers_the_service_worker(browser: Browser, live_se
         lambda ev: registrations.extend(ev["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
-    page.wait_for_function(ACTIVE)
+    until(page, ACTIVE)
     assert registrations
     message = payload(About("turn", "m_0123456789abcdef", "jackpot", ["Ana"], None), utcnow())
     cdp.send(
@@ -80,10 +92,7 @@ def test_the_account_page_registers_the_service_worker(browser: Browser, live_se
             "data": json.dumps(message),
         },
     )
-    # Read in the wait itself: the notification may be gone by a second look.
-    shown = page.wait_for_function(
-        f"async () => {{ const s = await ({SHOWN})(); return s.length ? s : null; }}"
-    ).json_value()
+    shown = until(page, SHOWN)
     assert shown == [
         {
             "title": "Your throw",
