@@ -31,6 +31,19 @@ async def sign_up(
     return dict(r.json())
 
 
+async def bot_match(client: httpx.AsyncClient, variant: str) -> dict[str, Any]:
+    """A 2-seat match against the bot, as ``client`` creates it; one that a bot drawn to
+    throw first ended at once (in Classic, by shutting the box) is put aside for
+    another, so the caller gets a match under way when one turns up in 20 tries."""
+    for _ in range(20):
+        r = await client.post("/api/matches", json={"variant": variant, "seats": 2, "bots": 1})
+        assert r.status_code == 201, r.text
+        state: dict[str, Any] = r.json()
+        if state["status"] == "playing":
+            break
+    return state
+
+
 async def move(client: httpx.AsyncClient, state: dict[str, Any]) -> httpx.Response:
     """The obvious next move for the caller's seat: throw, or cover the last option."""
     turn = state["turn"]

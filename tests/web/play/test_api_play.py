@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from web_helpers import play_out, seat_of, seated, sign_up
+from web_helpers import bot_match, play_out, seat_of, seated, sign_up
 
 from jackpot import fair
 
@@ -13,14 +13,7 @@ from jackpot import fair
 async def test_guest_plays_the_bot_and_the_record_verifies(
     client: httpx.AsyncClient, variant: str
 ) -> None:
-    # The order of play is drawn, and in Classic a bot that throws first and shuts the
-    # box ends the match at once: such a match is put aside for another.
-    for _ in range(20):
-        r = await client.post("/api/matches", json={"variant": variant, "seats": 2, "bots": 1})
-        assert r.status_code == 201
-        state = r.json()
-        if state["status"] == "playing":
-            break
+    state = await bot_match(client, variant)
     assert state["status"] == "playing"
     # The order of play is drawn from the seed: the bot may throw first.
     assert [s["you"] for s in state["seats"]] == [not s["bot"] for s in state["seats"]]
