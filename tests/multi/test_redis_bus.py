@@ -3,6 +3,7 @@ a watcher that was away resumes on B with Last-Event-ID from the database."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -54,3 +55,45 @@ async def test_move_on_a_reaches_watcher_on_b(servers: Any, http: httpx.AsyncCli
     assert [i for i, _ in again.events] == list(range(seen + 1, state["seq"] + 1))
     stored = (await http.get(f"{b.url}/api/matches/{match_id}")).json()
     assert stored["seq"] == state["seq"]
+
+
+async def test_one_message_per_tick_each_event_once_everywhere() -> None:
+    """Moves acknowledged together publish in one message; the publishing process's
+    watchers get each event once (not again when its own message comes back), the
+    other process's once, in each match's order."""
+    import redis.asyncio as aioredis
+
+    from jackpot.web.base.bus_redis import CHANNEL, RedisEventBus
+
+    a, b = RedisEventBus(REDIS_URL), RedisEventBus(REDIS_URL)
+    await a.start()
+    await b.start()
+    spy = aioredis.from_url(REDIS_URL).pubsub()
+    await spy.subscribe(CHANNEL)
+    try:
+        matches = [f"bus-test-{i}" for i in range(3)]
+        subs = {(bus, m): bus.subscribe(m) for bus in (a, b) for m in matches}
+        await asyncio.gather(*(
+            a.publish(m, [{"seq": 1, "m": m}, {"seq": 2, "m": m}]) for m in matches
+        ))
+        await a.publish(matches[0], [{"seq": 3, "m": matches[0]}])
+        sent = []
+        deadline = asyncio.get_running_loop().time() + 2
+        while asyncio.get_running_loop().time() < deadline:
+            msg = await spy.get_message(timeout=0.5)
+            if msg is not None and msg["type"] == "message":
+                sent.append(msg)
+        assert len(sent) == 2, f"Redis carried {len(sent)} messages for two ticks"
+        for (bus, m), sub in subs.items():
+            want = [1, 2, 3] if m == matches[0] else [1, 2]
+            got = []
+            while len(got) < len(want):
+                ev = await asyncio.wait_for(sub.queue.get(), timeout=5)
+                got.append(ev["seq"])
+                assert ev["m"] == m
+            await asyncio.sleep(0.2)  # an echo of A's own message would arrive by now
+            assert got == want and sub.queue.empty(), (bus is a, m, got)
+    finally:
+        await spy.aclose()
+        await a.aclose()
+        await b.aclose()
