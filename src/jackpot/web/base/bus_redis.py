@@ -10,8 +10,8 @@ One message per loop tick, not one per move: the moves a group commit acknowledg
 together publish in the same tick, and one PUBLISH carries all their events, tagged
 with the sending process so that it skips its own message unread. Under load that
 was a sixth of each process's time as a PUBLISH round trip and a message to parse
-per move in every process (docs/benchmarks.md). ``publish`` still returns only
-once its message has been sent.
+per move in every process (docs/benchmarks.md). ``publish`` does not wait for
+Redis: the events are committed, and delivered here, before it is called.
 
 Why one channel for every match rather than one per match: subscribing while
 another task reads the same pub/sub connection is racy in redis-py, and a channel
@@ -57,10 +57,9 @@ class RedisEventBus(EventBus):
         self._ready = asyncio.Event()
         #: Starts each message this process sends: its own come back and are skipped.
         self._origin = secrets.token_hex(8).encode() + b" "
-        #: (channel, events) waiting for this tick's message, and who waits for it.
+        #: (channel, events) waiting for the next message, and the task sending it.
         self._outbox: list[tuple[str, list[dict[str, Any]]]] = []
-        self._sent: asyncio.Future[None] | None = None
-        self._senders: set[asyncio.Task[None]] = set()  # the loop keeps weak references
+        self._sender: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Connect and subscribe before the app serves: a stream opened before the
@@ -72,6 +71,11 @@ class RedisEventBus(EventBus):
         await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def aclose(self) -> None:
+        if self._sender is not None:
+            # What was published is sent before the connection closes (a `jackpot
+            # sweep --once` publishes its timeouts and stops).
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), timeout=5)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -118,35 +122,35 @@ class RedisEventBus(EventBus):
             listener()
 
     async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
-        """Deliver here now and send to the other processes with whatever else this
-        tick publishes; returns once sent. Called after commit. A failure to send is
-        logged, not raised: the action is already committed and acknowledged, and
-        the other processes' watchers recover it from the database."""
+        """Deliver here now, and send to the other processes with whatever else this
+        tick publishes, without waiting for Redis: the mover's answer need not wait
+        for another process's watchers (a round trip less on every move). Called
+        after commit. A failure to send is logged, not raised: the action is already
+        committed and acknowledged, and the other processes' watchers recover it
+        from the database."""
         if not events:
             return
         if self._redis is None:
             raise RuntimeError("RedisEventBus.start() was not awaited")
         self._deliver(match_id, events)
         self._outbox.append((match_id, list(events)))
-        if self._sent is None:
-            self._sent = asyncio.get_running_loop().create_future()
+        if self._sender is None:
             # Runs after the tasks already resumed in this loop iteration: the other
             # moves of the same group commit join this message.
-            sender = asyncio.create_task(self._send(self._sent))
-            self._senders.add(sender)
-            sender.add_done_callback(self._senders.discard)
-        await asyncio.shield(self._sent)
+            self._sender = asyncio.create_task(self._send())
 
-    async def _send(self, sent: asyncio.Future[None]) -> None:
-        outbox, self._outbox, self._sent = self._outbox, [], None
+    async def _send(self) -> None:
         assert self._redis is not None
         try:
-            await self._redis.publish(CHANNEL, self._origin + orjson.dumps(outbox))
-        except Exception:
-            log.warning("could not publish %d matches' events to Redis", len(outbox),
-                        exc_info=True)
+            while self._outbox:  # and what was published while the last one went
+                outbox, self._outbox = self._outbox, []
+                try:
+                    await self._redis.publish(CHANNEL, self._origin + orjson.dumps(outbox))
+                except Exception:
+                    log.warning("could not publish %d matches' events to Redis",
+                                len(outbox), exc_info=True)
         finally:
-            sent.set_result(None)
+            self._sender = None  # with no await after the last look at the outbox
 
 
 def make_bus(redis_url: str | None) -> EventBus:
