@@ -33,7 +33,7 @@ class LiveMatches:
     up renames their seats) clears it all. Finished matches leave it.
 
     ``trusted``: with the Redis bus, every process sees every match's events (one
-    pattern subscription), so an entry a later event outdates is dropped on its
+    channel for all), so an entry a later event outdates is dropped on its
     arrival (``seen``), and all of them whenever the subscription broke (``clear``):
     an entry still here is current, and a move on PostgreSQL skips the version read,
     a round trip. Should one slip through (a move racing the event from another
