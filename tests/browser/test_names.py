@@ -25,8 +25,18 @@ def sign_up(page: Page, url: str, name: str) -> None:
     page.get_by_role("button", name="Sign up").click()
 
 
+#: What sticks out past the phone's right edge, to say which element broke the layout.
+STICKING_OUT = """() => [document.body, ...document.querySelectorAll('body *')]
+  .filter(e => !e.parentElement.closest('.scroll') && (e.getBoundingClientRect().right > 390.5
+               || e.scrollWidth > Math.max(e.clientWidth, 390)))
+  .slice(0, 8)
+  .map(e => `${e.tagName}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`
+            + ` scroll=${e.scrollWidth} "${(e.textContent || '').trim().slice(0, 50)}"`)"""
+
+
 def fits(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.url
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, (page.url, width, page.evaluate(STICKING_OUT))
 
 
 def test_a_name_in_any_script_and_a_lookalike_refused(browser: Browser, live_server: Any) -> None:
