@@ -21,7 +21,9 @@ def sign_up(page: Page, url: str, name: str, autoplay: bool = False) -> None:
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", "correct horse battery")
     page.click("main button[type=submit]")
-    expect(page.locator("header .who")).to_contain_text(name)
+    # Hashing the password runs on a small thread pool: on a busy machine the first
+    # sign-up of a run has taken over 5 s (a fresh-clone CI run), Playwright's default.
+    expect(page.locator("header .who")).to_contain_text(name, timeout=20_000)
     if not autoplay:
         r = page.request.put(
             url + "/api/account/autoplay", data={"throws": False, "single_covers": False}
