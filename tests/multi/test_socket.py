@@ -4,6 +4,7 @@ answered with an error frame that leaves the socket and the match as they were."
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -115,3 +116,31 @@ async def test_who_may_move_and_connect(servers: Any, http: httpx.AsyncClient) -
             await p.reply(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # too big
     assert (await http.get(f"/api/matches/{mid}")).json()["seq"] == state["seq"]
+
+
+async def test_a_token_revoked_on_one_process_stops_a_socket_on_another(
+    servers: Any, http: httpx.AsyncClient
+) -> None:
+    # Credentials cached for an hour: only the announcement over Redis can end it.
+    hour = {"JACKPOT_CREDENTIAL_CACHE_SECONDS": "3600"}
+    a, b = servers(redis=True, **hour), servers(redis=True, **hour)
+    tokens = [await sign_up(http, a.url, "Ann"), await sign_up(http, a.url, "Ben")]
+    http.base_url = httpx.URL(a.url)
+    state = await new_people_match(http, tokens)
+    idle = 1 - state["turn"]["seat"]
+    async with Player(b.url, state["id"], tokens[idle]) as p:
+        answer = await p.move("throw", {})
+        assert answer["error"]["code"] == "not_your_turn", answer  # b knows the token
+        mine = await http.get("/api/tokens", headers=bearer(tokens[idle]))
+        token_id = mine.json()["tokens"][0]["id"]
+        revoked = await http.delete(f"/api/tokens/{token_id}", headers=bearer(tokens[idle]))
+        assert revoked.status_code == 200, revoked.text
+        for _ in range(50):  # Redis carries the news in well under a second
+            answer = await p.move("throw", {})
+            if answer["type"] == "error" and answer["status"] == 401:
+                break
+            await asyncio.sleep(0.1)
+        assert answer["status"] == 401, answer
+    gone = await http.get(f"{b.url}/api/tokens", headers=bearer(tokens[idle]))
+    assert gone.status_code == 401
+    assert (await http.get(f"/api/matches/{state['id']}")).json()["seq"] == state["seq"]

@@ -38,6 +38,7 @@ def serve(args: argparse.Namespace) -> int:
     if host in ("0.0.0.0", "::", ""):
         host = socket.getfqdn()
     os.environ["JACKPOT_LISTEN"] = f"[{host}]:{args.port}" if ":" in host else f"{host}:{args.port}"
+    os.environ["JACKPOT_WORKERS"] = str(args.workers)
     settings = _settings()
     if settings is None:
         return 2
@@ -107,6 +108,7 @@ def serve(args: argparse.Namespace) -> int:
 def sweep(args: argparse.Namespace) -> int:
     from jackpot.web.base.bus_redis import make_bus
     from jackpot.web.base.db import Database
+    from jackpot.web.base.identity import share_changes
     from jackpot.web.play.sweeper import expire_lobby, run_sweeper, sweep_once
 
     settings = _settings()
@@ -125,6 +127,8 @@ def sweep(args: argparse.Namespace) -> int:
         # Timeouts must reach the watchers of every server process: with
         # JACKPOT_REDIS_URL they are published through Redis.
         bus = make_bus(settings.redis_url)
+        # The guests it deletes are announced like a log-out (identity.share_changes).
+        share_changes(db.actors, bus, alone=False, seconds=settings.credential_cache_seconds)
         await bus.start()
         try:
             if args.once:

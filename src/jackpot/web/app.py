@@ -25,6 +25,7 @@ from jackpot.web.base.bus_redis import make_bus
 from jackpot.web.base.client import AllowedHosts
 from jackpot.web.base.db import Database
 from jackpot.web.base.headers import SecurityHeaders
+from jackpot.web.base.identity import share_changes
 from jackpot.web.base.language import Language
 from jackpot.web.base.limits import make_counters
 from jackpot.web.base.middleware import BodyLimit
@@ -107,6 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         warm_up = asyncio.create_task(asyncio.to_thread(_build_solver_tables))
         warm_up.add_done_callback(_freeze_startup_objects)
         follow(live_matches_of(db.writer.sync_engine), app.state.bus)
+        share_changes(db.actors, app.state.bus, alone=settings.workers == 1,
+                      seconds=settings.credential_cache_seconds)
         await app.state.bus.start()
         app.state.user_hub.start(db)
         stop = asyncio.Event()

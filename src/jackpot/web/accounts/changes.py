@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.accounts.credentials import check_name, check_name_free, revoke_all
 from jackpot.web.base import models as t
+from jackpot.web.base.identity import KEEPS_ACTOR
 from jackpot.web.base.names import name_key, name_look
 from jackpot.web.players.ratings import set_listed
 
@@ -55,13 +56,19 @@ async def change_password(
 
 async def set_leaderboard(conn: AsyncConnection, user_id: int, on: bool) -> None:
     """Appear on the leaderboard (and open the profile to everybody), or not."""
-    await conn.execute(update(t.users).where(t.users.c.id == user_id).values(leaderboard=on))
+    await conn.execute(
+        update(t.users).where(t.users.c.id == user_id).values(leaderboard=on)
+        .execution_options(**KEEPS_ACTOR)
+    )
     await set_listed(conn, user_id, on)
 
 
 async def set_locale(conn: AsyncConnection, user_id: int, locale: str) -> None:
     """The language of the account's pages after it logs in, and of its mails."""
-    await conn.execute(update(t.users).where(t.users.c.id == user_id).values(locale=locale))
+    await conn.execute(
+        update(t.users).where(t.users.c.id == user_id).values(locale=locale)
+        .execution_options(**KEEPS_ACTOR)
+    )
 
 
 async def read_autoplay(conn: AsyncConnection, user_id: int) -> dict[str, bool]:
@@ -89,6 +96,7 @@ async def set_autoplay(
         update(t.users)
         .where(t.users.c.id == user_id)
         .values(autoplay_throws=throws, autoplay_covers=single_covers)
+        .execution_options(**KEEPS_ACTOR)
     )
     return {"throws": throws, "single_covers": single_covers}
 

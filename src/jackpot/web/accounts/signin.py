@@ -31,7 +31,7 @@ from jackpot.web.base.client import client_address
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of, settings_of
-from jackpot.web.base.identity import Actor
+from jackpot.web.base.identity import KEEPS_ACTOR, Actor
 from jackpot.web.base.limits import TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
 
@@ -118,7 +118,10 @@ async def log_in(request: Request, email: str, password: str) -> tuple[Actor, st
         raise ApiError(401, "bad_login", "that email and password do not match an account")
     assert row is not None
     async with db_of(request).write() as conn:
-        await conn.execute(update(t.users).where(t.users.c.id == row.id).values(last_seen=utcnow()))
+        await conn.execute(
+            update(t.users).where(t.users.c.id == row.id).values(last_seen=utcnow())
+            .execution_options(**KEEPS_ACTOR)
+        )
         token = await credentials.new_credential(conn, row.id, "session", credentials.SESSION_DAYS)
     return Actor(row.id, row.name, False), token
 

@@ -119,7 +119,7 @@ async def list_tokens(request: Request) -> dict[str, Any]:
 
 @router.delete("/tokens/{token_id}")
 async def revoke_token(token_id: str, request: Request) -> dict[str, Any]:
-    """Revoke one of your tokens at once (in every process within a second)."""
+    """Revoke one of your tokens at once (in every process: identity.share_changes)."""
     actor = await require_actor(request, account=True)
     if not _ID.match(token_id):
         raise not_found("no token of yours has that id")

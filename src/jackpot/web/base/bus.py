@@ -89,7 +89,12 @@ class EventBus:
         """Nothing to disconnect in-process."""
 
     async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
-        self._deliver(match_id, events)
+        self.post(match_id, events)
+
+    def post(self, channel: str, events: Sequence[dict[str, Any]]) -> None:
+        """``publish`` for code that cannot await (a transaction's end): nothing in
+        it waits, here or on the Redis bus, which sends with the tick's message."""
+        self._deliver(channel, events)
 
     def deliver_local(self, channel: str, events: Sequence[dict[str, Any]]) -> None:
         """Hand events to this process's subscribers only (no other process)."""

@@ -121,7 +121,7 @@ class RedisEventBus(EventBus):
         for listener in self.gap_listeners:
             listener()
 
-    async def publish(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
+    def post(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         """Deliver here now, and send to the other processes with whatever else this
         tick publishes, without waiting for Redis: the mover's answer need not wait
         for another process's watchers (a round trip less on every move). Called

@@ -97,7 +97,7 @@ class Database:
         self._writer_conn: AsyncConnection | None = None
         #: Throws and covers: those arriving together share a transaction.
         self.moves = GroupCommit(self.write)
-        #: Who each credential belongs to, for a second (identity.ActorCache).
+        #: Who each credential belongs to, for a while (identity.ActorCache).
         self.actors = ActorCache()
         self.actors.watch(self.writer)
         if self.reader is not self.writer:
@@ -128,7 +128,7 @@ class Database:
             # A transaction that changed users or credentials has now ended: forget
             # what readers may have cached from the rows it replaced.
             if info.pop(DIRTY, False):
-                self.actors.invalidate()
+                self.actors.changed()
 
     async def _sqlite_writer(self) -> AsyncConnection:
         """SQLite's one writer connection, kept open between transactions.

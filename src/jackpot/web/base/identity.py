@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -17,6 +18,7 @@ from sqlalchemy import Delete, Select, Update, bindparam, event, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from jackpot.web.base import models as t
+from jackpot.web.base.bus import EventBus
 from jackpot.web.base.clock import utcnow
 
 SESSION_COOKIE = "jackpot_session"
@@ -43,24 +45,36 @@ DIRTY = "jackpot.actors_changed"
 
 CacheKey = tuple[tuple[str, ...], str]
 
+#: The execution option of a users UPDATE that leaves who a credential belongs to as
+#: it was (last seen, language, leaderboard, autoplay): ``.execution_options(**KEEPS_ACTOR)``.
+#: The cache is kept: clearing it in every process at each sign-in would send every
+#: open socket's next move to the database.
+KEEPS_ACTOR_OPTION = "jackpot_keeps_actor"
+KEEPS_ACTOR = {KEEPS_ACTOR_OPTION: True}
+
 
 class ActorCache:
-    """Who a credential belongs to, remembered for at most ``TTL`` seconds.
+    """Who a credential belongs to, remembered for at most ``ttl`` seconds.
 
-    The lookup is a read transaction on every request; this saves it for a client
-    that sends several requests a second. Within the process it is never stale:
+    The lookup is a read transaction on every request, and a match's socket asked
+    again every second; this saves it. Within the process it is never stale:
     ``watch`` clears it whenever a statement changes the users or credentials
     tables (log-out, sign-up, password change or reset, renaming, the guest sweep)
-    and again when that transaction ends, and an answer read while such a change
-    was under way is not kept (``generation``). Another process's change (a log-out
-    served by another worker) is seen here at most ``TTL`` seconds later.
+    and again when that transaction ends (``changed``), and an answer read while
+    such a change was under way is not kept (``generation``). Another process's
+    change (a log-out served by another worker) is seen here at most ``ttl``
+    seconds later, or at once where ``share_changes`` hears of it.
     """
 
+    #: Seconds an entry lives where other processes' changes go unheard.
     TTL = 1.0
     MAX_ENTRIES = 10_000
 
     def __init__(self) -> None:
         self.generation = 0
+        self.ttl = self.TTL
+        #: Tells the other processes that users or credentials changed (share_changes).
+        self.announce: Callable[[], None] | None = None
         self._entries: dict[CacheKey, tuple[float, Actor, datetime | None]] = {}
 
     def get(self, key: CacheKey) -> Actor | None:
@@ -68,7 +82,7 @@ class ActorCache:
         if entry is None:
             return None
         stored, actor, expires_at = entry
-        if time.monotonic() - stored > self.TTL or (
+        if time.monotonic() - stored > self.ttl or (
             expires_at is not None and expires_at < utcnow()
         ):
             self._entries.pop(key, None)
@@ -88,6 +102,13 @@ class ActorCache:
         self.generation += 1
         self._entries.clear()
 
+    def changed(self) -> None:
+        """A transaction that changed users or credentials has ended: forget what
+        readers may have cached from the rows it replaced, here and elsewhere."""
+        self.invalidate()
+        if self.announce is not None:
+            self.announce()
+
     def watch(self, engine: AsyncEngine) -> None:
         """Clear on every UPDATE or DELETE of users or credentials run on ``engine``,
         and mark the connection so that ``Database.write`` clears again once the
@@ -95,11 +116,36 @@ class ActorCache:
 
         @event.listens_for(engine.sync_engine, "before_execute")
         def _before_execute(conn: Any, clause: Any, *_args: Any) -> None:
-            if isinstance(clause, Update | Delete) and (
-                clause.table is t.users or clause.table is t.credentials
+            if (
+                isinstance(clause, Update | Delete)
+                and (clause.table is t.users or clause.table is t.credentials)
+                and not clause.get_execution_options().get(KEEPS_ACTOR_OPTION)
             ):
                 conn.info[DIRTY] = True
                 self.invalidate()
+
+
+#: The bus channel on which a process says that users or credentials changed.
+CREDENTIALS_CHANNEL = "credentials"
+
+
+def share_changes(actors: ActorCache, bus: EventBus, alone: bool, seconds: float) -> None:
+    """Keep entries for ``seconds`` where every change reaches this process: with
+    the Redis bus, each process announces its changes and clears its entries on
+    hearing another's (and whenever its subscription broke, when it may have
+    missed one); ``alone``, the only server process, it makes them all itself.
+    Otherwise (several workers without Redis) entries keep the one-second ``TTL``."""
+    if bus.sees_every_process:
+        actors.announce = lambda: bus.post(CREDENTIALS_CHANNEL, [{"type": "credentials"}])
+
+        def heard(channel: str, _events: Sequence[dict[str, Any]]) -> None:
+            if channel == CREDENTIALS_CHANNEL:
+                actors.invalidate()
+
+        bus.listeners.append(heard)
+        bus.gap_listeners.append(actors.invalidate)
+    if bus.sees_every_process or alone:
+        actors.ttl = seconds
 
 
 #: The credential lookup of every request, built once per kind of credential (a

@@ -215,6 +215,11 @@ class Settings:
     sse_keepalive: float = 15.0
     #: "host:port" that `jackpot serve` listens on (it sets JACKPOT_LISTEN itself).
     listen: str | None = None
+    #: Server processes `jackpot serve` runs (it sets JACKPOT_WORKERS itself).
+    workers: int = 1
+    #: Seconds a process trusts who a credential belongs to, where every change to
+    #: one reaches it (identity.share_changes; otherwise one second).
+    credential_cache_seconds: float = 30.0
     #: Host names the site answers for; empty: the defaults of ``hosts_allowed``.
     allowed_hosts: tuple[str, ...] = ()
     #: Peers whose X-Forwarded-For / -Proto headers are believed (client.py).
@@ -353,6 +358,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         redis_url=env.get("JACKPOT_REDIS_URL") or None,
         sse_keepalive=_float(env, "JACKPOT_SSE_KEEPALIVE_SECONDS", 15.0, 0.1, 300.0),
         listen=env.get("JACKPOT_LISTEN") or None,
+        workers=_int(env, "JACKPOT_WORKERS", 1, 1, 1024),
+        credential_cache_seconds=_float(env, "JACKPOT_CREDENTIAL_CACHE_SECONDS", 30.0, 1.0, 3600.0),
         allowed_hosts=_host_list(env, "JACKPOT_ALLOWED_HOSTS"),
         trusted_proxies=_networks(env, "JACKPOT_TRUSTED_PROXIES"),
         signup_limit=_rate(env, "JACKPOT_SIGNUP_LIMIT", Rate(10, 3600)),

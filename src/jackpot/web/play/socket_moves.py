@@ -41,8 +41,6 @@ router = APIRouter(prefix="/api")
 
 #: The largest frame a client may send (a move is under 100 bytes).
 MAX_MESSAGE = 4096
-#: Seconds a socket trusts its player's credential before looking it up again.
-ACTOR_SECONDS = 1.0
 #: Close code when the server ends a socket that must reconnect (RFC 6455: "try again later").
 TRY_AGAIN = 1013
 
@@ -144,8 +142,8 @@ class _Socket:
         self._actor: tuple[Any, int, float] | None = None
 
     async def _player(self) -> Any:
-        """Who is moving: looked up again once a second, and at once after a
-        log-out or password change in this process (the credential cache's
+        """Who is moving: looked up again as often as the credential cache's entries
+        expire, and at once after a log-out or password change it hears of (its
         generation), so the socket's right to move ends with its credential's."""
         actors = self.db.actors
         now = time.monotonic()
@@ -156,7 +154,7 @@ class _Socket:
         generation = actors.generation
         self.ws.scope.pop("jackpot.actor", None)
         actor = await current_actor(self.ws)
-        self._actor = (actor, generation, now + ACTOR_SECONDS)
+        self._actor = (actor, generation, now + actors.ttl)
         return actor
 
     async def serve_moves(self) -> None:
