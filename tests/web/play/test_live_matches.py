@@ -127,13 +127,17 @@ async def test_a_trusted_stale_entry_is_caught_by_the_save(
 
 
 def test_events_of_a_later_version_outdate_an_entry() -> None:
-    """``follow``: trusted only on a bus that hears every process; an event past an
+    """``follow``: trusted only on a bus that hears every process, or alone; an event past an
     entry's version drops it, one at or before it (this process's own, late) keeps
     it, and a gap in the subscription drops them all."""
     live = LiveMatches()
     in_process = EventBus()
     follow(live, in_process)
     assert live.trusted is False and in_process.listeners == in_process.gap_listeners == []
+    # The only server process: nobody else moves but a sweeper (its timeouts a save catches).
+    alone = LiveMatches()
+    follow(alone, EventBus(), alone=True)
+    assert alone.trusted is True
 
     class EveryProcess(EventBus):
         sees_every_process = True

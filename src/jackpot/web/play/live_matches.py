@@ -84,10 +84,13 @@ def live_matches_of(engine: Engine) -> LiveMatches:
     return live
 
 
-def follow(live: LiveMatches, bus: EventBus) -> None:
+def follow(live: LiveMatches, bus: EventBus, alone: bool = False) -> None:
     """Trust ``live``'s entries when ``bus`` hears every process's events, keeping
-    them current from those events (LiveMatches says why)."""
-    if bus.sees_every_process:
+    them current from those events (LiveMatches says why), or when this is the only
+    server process (``alone``: SQLite's default). There the only other writer is a
+    `jackpot sweep` run beside it, whose timeouts a move meets as a stale entry:
+    its save matches no row, and it runs again on a fresh load."""
+    if bus.sees_every_process or alone:
         live.trusted = True
         bus.listeners.append(live.seen)
         bus.gap_listeners.append(live.clear)
