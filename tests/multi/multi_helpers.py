@@ -26,7 +26,10 @@ import httpx
 import pytest
 
 import processes
-from jackpot.bench.run import next_move as next_move  # re-exported for the tests
+from jackpot.bench.run import OVER as OVER  # re-exported for the tests
+from jackpot.bench.run import Move as Move
+from jackpot.bench.run import after_event
+from jackpot.bench.run import next_move as next_move
 from testdb import create_pg_database, drop_pg_database, sqlite_url
 
 REDIS_URL = os.environ.get("JACKPOT_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -273,6 +276,13 @@ class Player:
         answer = await self.reply()
         assert answer["id"] == self._ids, answer
         return answer
+
+    def due(self) -> Move | None:
+        """The move due after the events seen so far (``OVER`` once the match is)."""
+        move: Move | None = None
+        for ev in self.events:
+            move = after_event(move, ev)
+        return move
 
     async def wait_for_seq(self, seq: int, timeout: float = 10) -> None:
         async def until() -> None:

@@ -19,7 +19,16 @@ from typing import Any
 
 import httpx
 import pytest
-from multi_helpers import Player, Watcher, bearer, new_people_match, next_move, sign_up
+from multi_helpers import (
+    OVER,
+    Move,
+    Player,
+    Watcher,
+    bearer,
+    new_people_match,
+    next_move,
+    sign_up,
+)
 from websockets.exceptions import ConnectionClosed
 
 from jackpot import fair
@@ -28,39 +37,40 @@ MATCHES = 10
 KILL_AFTER = 200  # acknowledged actions
 
 
-#: Sends one move; the state after it, or None once the server is gone.
-Mover = Callable[[int, str, dict[str, Any]], Awaitable[dict[str, Any] | None]]
+#: Sends one move; the match's seq after it and the move due next (None once the
+#: match is over), or None once the server is gone.
+After = tuple[int, Move | None] | None
+Mover = Callable[[int, str, dict[str, Any]], Awaitable[After]]
 
 
 async def _play(
-    move_with: Mover, state: dict[str, Any], acks: list[tuple[str, str, int]],
+    move_with: Mover, match_id: str, move: Move | None, acks: list[tuple[str, str, int]],
     stop: asyncio.Event,
-) -> dict[str, Any]:
-    """Play one match until it ends or ``stop``; every acknowledgement is logged in ``acks``."""
-    match_id = state["id"]
+) -> bool:
+    """Play one match until it ends (True) or ``stop``; every acknowledgement is
+    logged in ``acks``."""
     while not stop.is_set():
-        move = next_move(state)
         if move is None:
-            return state
+            return True
         seat, action, body = move
         after = await move_with(seat, action, body)
         if after is None:
-            return state  # the server is gone
-        state = after
-        acks.append((match_id, action, state["seq"]))
+            return False  # the server is gone
+        seq, move = after
+        acks.append((match_id, action, seq))
         if len(acks) >= KILL_AFTER:
             stop.set()
-    return state
+    return False
 
 
 async def _play_match(
     transport: str, http: httpx.AsyncClient, base: str, tokens: list[str],
     state: dict[str, Any], acks: list[tuple[str, str, int]], stop: asyncio.Event,
-) -> dict[str, Any]:
+) -> bool:
     match_id = state["id"]
     if transport == "http":
 
-        async def post(seat: int, action: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        async def post(seat: int, action: str, body: dict[str, Any]) -> After:
             try:
                 r = await http.post(f"{base}/api/matches/{match_id}/{action}",
                                     headers=bearer(tokens[seat]), json=body)
@@ -68,24 +78,27 @@ async def _play_match(
                 return None
             if r.status_code != 200:
                 raise AssertionError(r.text)
-            return dict(r.json())
+            return r.json()["seq"], next_move(r.json())
 
-        return await _play(post, state, acks, stop)
+        return await _play(post, match_id, next_move(state), acks, stop)
     async with contextlib.AsyncExitStack() as stack:
         players = [await stack.enter_async_context(Player(base, match_id, t)) for t in tokens]
 
-        async def send(seat: int, action: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        async def send(seat: int, action: str, body: dict[str, Any]) -> After:
             try:
                 answer = await players[seat].move(action, body)
             except (ConnectionClosed, OSError, TimeoutError):
                 return None
             if answer["type"] != "ack":
                 raise AssertionError(answer)
-            return dict(answer["state"])
+            # The ack comes after every event up to its seq: they say what is due.
+            due = players[seat].due()
+            assert due is not None, players[seat].events
+            return answer["seq"], None if due is OVER else due
 
         with contextlib.suppress(ConnectionClosed, OSError):  # closing after the kill
-            return await _play(send, state, acks, stop)
-    return state
+            return await _play(send, match_id, next_move(state), acks, stop)
+    return False
 
 
 @pytest.mark.parametrize("transport", ["http", "ws"])
@@ -112,8 +125,8 @@ async def test_sigkill_loses_no_acknowledged_action(
     async def seat_pair(i: int) -> None:
         state = states[i]
         while not stop.is_set():
-            state = await _play_match(transport, http, srv.url, pairs[i], state, acks, stop)
-            if state["status"] == "finished" and not stop.is_set():
+            finished = await _play_match(transport, http, srv.url, pairs[i], state, acks, stop)
+            if finished and not stop.is_set():
                 state = await new_people_match(http, pairs[i])
                 states.append(state)
                 token_of[state["id"]] = list(pairs[i])  # in this match's order

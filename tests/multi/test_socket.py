@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from multi_helpers import Player, bearer, new_people_match, next_move, sign_up
+from multi_helpers import OVER, Player, bearer, new_people_match, next_move, sign_up
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 
@@ -36,11 +36,14 @@ async def test_moves_and_events_on_one_socket(servers: Any, http: httpx.AsyncCli
             seat, action, body = move
             answer = await players[seat].move(action, body)
             assert answer["type"] == "ack", answer
-            state = answer["state"]
-            # The answer is what a fresh load shows, and carries its move's events.
+            # The answer's seq is a fresh load's, and every event up to it has come
+            # (the answer carries its move's); they say what is due as the state does.
             r = await http.get(f"/api/matches/{mid}", headers=bearer(tokens[seat]))
-            assert r.json() == state
+            state = r.json()
+            assert answer["seq"] == state["seq"]
             assert players[seat].events[-1]["seq"] == state["seq"]
+            due = players[seat].due()
+            assert due == (OVER if next_move(state) is None else next_move(state))
             await players[1 - seat].wait_for_seq(state["seq"])
         for p in players:  # every event once, in order, to both seats
             assert [e["seq"] for e in p.events] == list(range(1, state["seq"] + 1))

@@ -19,6 +19,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+#: Called with each event's seq, when it arrived, and the event itself where the
+#: transport parses it (the socket; an SSE watcher reads only the ids).
+OnEvent = Callable[[int, float, dict[str, Any] | None], None]
+
 
 class HTTPError(Exception):
     pass
@@ -100,7 +104,7 @@ class SSEWatcher:
     """Follows one match's event stream; calls ``on_event(seq, when)`` for each id."""
 
     def __init__(
-        self, host: str, port: int, match_id: str, on_event: Callable[[int, float], None]
+        self, host: str, port: int, match_id: str, on_event: OnEvent
     ) -> None:
         self.host = host
         self.port = port
@@ -150,7 +154,7 @@ class SSEWatcher:
                     frame, buf = buf.split(b"\n\n", 1)
                     for line in frame.split(b"\n"):
                         if line.startswith(b"id: "):
-                            self.on_event(int(line[4:]), now)
+                            self.on_event(int(line[4:]), now, None)
         finally:
             self.open = False
             writer.close()
@@ -167,7 +171,7 @@ class MatchSocket:
 
     def __init__(
         self, host: str, port: int, match_id: str, headers: dict[str, str],
-        on_event: Callable[[int, float], None],
+        on_event: OnEvent,
     ) -> None:
         self.host = host
         self.port = port
@@ -230,7 +234,7 @@ class MatchSocket:
                 now = time.perf_counter()
                 msg = json.loads(data)
                 for ev in msg.get("events", ()):  # an ack carries its move's events
-                    self.on_event(int(ev["seq"]), now)
+                    self.on_event(int(ev["seq"]), now, ev)
                 waiting = self._waiting
                 if msg["type"] != "events" and waiting is not None and not waiting.done():
                     waiting.set_result(msg)

@@ -215,6 +215,28 @@ def next_move(state: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None:
     return turn["seat"], "cover", {"tiles": turn["options"][0]}
 
 
+Move = tuple[int, str, dict[str, Any]]
+#: ``after_event``'s mark for a match that is over.
+OVER: Move = (-1, "over", {})
+
+
+def after_event(move: Move | None, ev: dict[str, Any]) -> Move | None:
+    """The move due after ``ev``, given the one due before it (None: not known yet,
+    as between a turn's end and the next one's start): what a socket client that
+    follows the events knows without the whole state. People only, as the bench
+    seats them: a bot's or autoplay's moves come as events like anyone's."""
+    kind = ev["type"]
+    if kind == "thrown":
+        return (ev["seat"], "cover", {"tiles": ev["options"][0]}) if ev["options"] else None
+    if kind in ("covered", "turn_started"):
+        return ev["seat"], "throw", {"dice": 2}
+    if kind in ("turn_ended", "seat_out"):
+        return None
+    if kind in ("match_ended", "cancelled"):
+        return OVER
+    return move
+
+
 class Table:
     """Two seated players at one match: two API connections, two SSE streams."""
 
@@ -231,6 +253,8 @@ class Table:
         self.sockets: list[MatchSocket] = []
         # Indexed by player (0 made the match, 1 joined it), not by seat.
         self.seen = [0, 0]
+        #: Over the socket: the move due after the last event each player saw.
+        self.due: list[Move | None] = [None, None]
         self.acked: list[dict[int, float]] = [{}, {}]
         self.arrived = [asyncio.Event(), asyncio.Event()]
         #: The player in each seat: the order of play is drawn when player 1 joins.
@@ -263,6 +287,7 @@ class Table:
         joiner = next(i for i, seat in enumerate(state["seats"]) if seat["you"])
         self.player_of = [1, 0] if joiner == 0 else [0, 1]
         self.seen = [0, 0]
+        self.due = [None, None]
         self.acked = [{}, {}]
         if self.transport == "ws":
             self.sockets = [
@@ -287,8 +312,10 @@ class Table:
         return dict(state)
 
     def _on_event(self, player: int) -> Any:
-        def on_event(seq: int, when: float) -> None:
+        def on_event(seq: int, when: float, ev: dict[str, Any] | None) -> None:
             self.seen[player] = max(self.seen[player], seq)
+            if ev is not None:
+                self.due[player] = after_event(self.due[player], ev)
             acked_at = self.acked[player].pop(seq, None)
             if acked_at is not None and self.stats.measuring:
                 self.stats.sse.append(when - acked_at)
@@ -309,14 +336,16 @@ class Table:
             return False
 
     async def play(self, stop: asyncio.Event, state: dict[str, Any]) -> None:
-        """Play ``state``'s match, then the next, until ``stop``."""
+        """Play ``state``'s match, then the next, until ``stop``. Over HTTP each answer
+        is the new state; over the socket the events say what is due next."""
         match_id = state["id"]
+        move = next_move(state)
         while not stop.is_set():
-            move = next_move(state)
-            if move is None:
+            if move is None or move is OVER:
                 self.stats.finished_matches += 1
                 state = await self.new_match()
                 match_id = state["id"]
+                move = next_move(state)
                 continue
             seat, action, body = move
             player = self.player_of[seat]
@@ -325,19 +354,22 @@ class Table:
             if self.transport == "ws":
                 reply = await self.sockets[player].move(action, body)
                 ok = reply["type"] == "ack"
-                answer = reply.get("state")
+                seq = reply.get("seq", 0)
+                # The socket has delivered every event up to the ack's seq.
+                nxt = self.due[player]
             else:
                 status, data = await self.api[player].request(
                     "POST", f"/api/matches/{match_id}/{action}", body)
                 ok = status == 200
-                answer = json.loads(data) if ok else None
+                if ok:
+                    state = json.loads(data)
+                    seq, nxt = state["seq"], next_move(state)
             t1 = time.perf_counter()
             if not ok:
                 self.stats.refused += 1
                 state = await self.api[player].json("GET", f"/api/matches/{match_id}")
+                move = next_move(state)
                 continue
-            state = answer
-            seq = state["seq"]
             other = 1 - player
             if self.stats.measuring:
                 self.stats.actions += 1
@@ -347,10 +379,15 @@ class Table:
                     self.stats.sse_early += 1
                 else:
                     self.acked[other][seq] = t1
-            nxt = next_move(state)
-            waits = nxt is not None and self.player_of[nxt[0]] == other
+            if nxt is None and self.transport == "ws":
+                # Between turns (a throw with no cover ends one): the next begins
+                # in the same action, so its events are here too; else ask.
+                state = await self.api[player].json("GET", f"/api/matches/{match_id}")
+                nxt = next_move(state)
+            waits = nxt is not None and nxt is not OVER and self.player_of[nxt[0]] == other
             if waits and not await self._wait_seen(other, seq):
                 self.stats.sse_missing += 1  # the other seat never saw its turn
+            move = nxt
 
     async def close(self) -> None:
         for w in self.watchers:
@@ -479,7 +516,7 @@ async def idle_sse_benchmark(args: argparse.Namespace, host: str, port: int,
             ids.append(r.json()["id"])
     await asyncio.sleep(1)
     before = rss_mb(pids)
-    watchers = [SSEWatcher(host, port, ids[i % len(ids)], lambda s, w: None)
+    watchers = [SSEWatcher(host, port, ids[i % len(ids)], lambda s, w, e: None)
                 for i in range(args.idle_sse)]
     t0 = time.perf_counter()
     sem = asyncio.Semaphore(100)  # connects in flight: within the listen backlog

@@ -30,7 +30,7 @@ export class Live {
 
   canSend() { return this.socket !== null && this.socket.readyState === WebSocket.OPEN; }
 
-  // A move over the socket; resolves with the server's answer ({type: "ack", state}
+  // A move over the socket; resolves with the server's answer ({type: "ack", seq}
   // or {type: "error", error}).
   send(action, body) {
     this.nextId += 1;

@@ -328,7 +328,7 @@ async function post(path, body, method = "POST") {
     if (live.canSend() && (path === "throw" || path === "cover")) {
       const reply = await live.send(path, body || {});
       ok = reply.type === "ack";
-      data = ok ? reply.state : reply;
+      data = reply; // an ack has the match's seq after the move, and its events
     } else {
       const resp = await fetch(`/api/matches/${matchId}/${path}`, {
         method,

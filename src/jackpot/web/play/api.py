@@ -179,13 +179,13 @@ async def move(
     return await play_move(db_of(request), bus_of(request), actor, match_id, body)
 
 
-async def play_move(
+async def commit_move(
     db: Database, bus: EventBus, actor: Actor, match_id: str,
     body: ThrowBody | CoverBody | None,
-) -> dict[str, Any]:
+) -> Outcome:
     """Every entry point's throw or cover (the routes, the fast lane, the match's
     WebSocket): the action in a group-committed transaction, its events published
-    after the commit, and the state after it as the mover sees it."""
+    after the commit; the rows it wrote, to answer from."""
 
     async def action(conn: AsyncConnection) -> Outcome:
         if isinstance(body, CoverBody):
@@ -196,7 +196,17 @@ async def play_move(
     await bus.publish(out.match_id, out.events)
     if out.refusal is not None:
         raise out.refusal
-    # A move keeps the rows it wrote, so it answers without reading them back.
+    assert out.row is not None and out.seat_rows is not None
+    return out
+
+
+async def play_move(
+    db: Database, bus: EventBus, actor: Actor, match_id: str,
+    body: ThrowBody | CoverBody | None,
+) -> dict[str, Any]:
+    """``commit_move``, answered with the state after it as the mover sees it (from
+    the rows the move wrote, not read back)."""
+    out = await commit_move(db, bus, actor, match_id, body)
     assert out.row is not None and out.seat_rows is not None
     return public_state(out.row, out.seat_rows, actor.user_id, out.match)
 
