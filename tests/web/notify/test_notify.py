@@ -26,6 +26,7 @@ from jackpot.web.base.models_notify import notices
 from jackpot.web.notify.mailer import backoff, mail_step
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
+from jackpot.web.play.match_sql import Driver
 
 DAY = 86400
 _names = iter(range(10_000))
@@ -161,6 +162,41 @@ async def test_no_mail_when_the_player_moves_within_the_grace(app, make_client, 
     assert outbox(settings) == []
     rows = await notice_rows(app.state.db, state["id"])
     assert [r for r in rows if r.kind == "turn"] == []  # deleted with her move
+
+
+async def test_a_turns_news_goes_with_the_players_first_move(  # type: ignore[no-untyped-def]
+    app, make_client, settings, monkeypatch
+) -> None:
+    """A move deletes the mover's turn news still waiting. After their first move of a
+    turn there is none left, so the moves after it skip the statement (the match as
+    this process keeps it knows), until the turn comes back with news of its own."""
+    ana, ben = await player(make_client), await player(make_client)
+    state = await start_match(ana, ben)
+    db: Database = app.state.db
+    dropped: list[int] = []
+    drop = Driver.drop_pending_turn
+
+    def spy(self: Driver, match_id: str, seat: int) -> None:
+        dropped.append(seat)
+        drop(self, match_id, seat)
+
+    monkeypatch.setattr(Driver, "drop_pending_turn", spy)
+
+    async def waiting() -> list[int]:
+        rows = await notice_rows(db, state["id"])
+        return [r.seat for r in rows if r.kind == "turn" and r.status == "pending"]
+
+    assert await waiting() == [0]
+    state = await play_turn(ana, state)  # a throw, a cover, ...: several moves
+    assert dropped == [0]
+    assert await waiting() == [1]  # Ben's news
+    state = await play_turn(ben, state)
+    assert dropped == [0, 1]
+    if state["status"] == "playing":
+        assert await waiting() == [0]  # the turn came back to Ana, with news
+        r = await ana.client.post(f"/api/matches/{state['id']}/throw", json={})
+        assert r.status_code == 200, r.text
+        assert dropped == [0, 1, 0] and await waiting() == []
 
 
 async def test_short_deadlines_mail_only_those_who_ask(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]

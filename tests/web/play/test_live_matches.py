@@ -39,7 +39,7 @@ async def test_a_move_reuses_the_committed_state(app: Any, client: httpx.AsyncCl
         if state["status"] == "finished":
             assert mid not in _live(app).entries
             return
-        version, row, _seats, _m = _live(app).entries[mid]
+        version, row, _seats, _m, _quiet = _live(app).entries[mid]
         assert version == state["seq"] == row["version"]
         # Whatever the cache held, the answer is what a fresh load shows.
         assert state == (await client.get(f"/api/matches/{mid}")).json()
@@ -147,8 +147,8 @@ def test_events_of_a_later_version_outdate_an_entry() -> None:
     assert live.trusted is True
     row: dict[str, Any] = {"id": "m_1", "version": 7}
     match = Match.new(Variant.JACKPOT, 2)
-    live.put(row, [], match)
-    live.put({"id": "m_2", "version": 3}, [], match)
+    live.put(row, [], match, frozenset())
+    live.put({"id": "m_2", "version": 3}, [], match, frozenset())
     bus.deliver_local("m_1", [{"type": "thrown", "seq": 6}, {"type": "deadline", "seq": 7}])
     assert "m_1" in live.entries
     bus.deliver_local("m_1", [{"type": "covered", "seq": 8}])

@@ -172,14 +172,14 @@ async def _move(
         loaded = db.load_live(match_id, lock=True, trust=lock_version is None)
         if loaded is None:
             raise not_found("there is no match %(match)s", match=match_id)
-        row, seats, m = loaded
+        row, seats, m, quiet = loaded
         if lock_version is not None and row["version"] != lock_version:
             raise conflict("the match changed meanwhile", "retry")
         if row["status"] == "waiting":
             raise _NotStarted(row)
         if m is None:
             raise conflict("the match was cancelled before it started", "match_over")
-        tx = MoveTx(row, seats, m, when)
+        tx = MoveTx(row, seats, m, when, quiet)
         due = row["due_at"]
         if actor is not None and due is not None and due <= when:
             _late(tx, step, actor)

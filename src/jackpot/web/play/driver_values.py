@@ -8,6 +8,7 @@ JSON as text (SQLAlchemy's codec decodes it on the way back).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -20,9 +21,11 @@ from jackpot.web.base import models as t
 Row = dict[str, Any]
 
 
+@functools.lru_cache(maxsize=1024)
 def _sqlite_time(value: datetime) -> str:
     # SQLAlchemy's SQLite DATETIME format: always six digits of microseconds, so
-    # text comparison (``due_at <= ?`` in the sweeper) orders like time.
+    # text comparison (``due_at <= ?`` in the sweeper) orders like time. Memoised: a
+    # move writes its time and its deadline several times (the match, its notices).
     return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 

@@ -44,16 +44,17 @@ class LiveMatches:
     MAX_ENTRIES = 10_000
 
     def __init__(self) -> None:
-        self.entries: dict[str, tuple[int, Row, list[Row], Match]] = {}
+        self.entries: dict[str, tuple[int, Row, list[Row], Match, frozenset[int]]] = {}
         self.trusted = False
 
-    def put(self, row: Row, seats: list[Row], match: Match) -> None:
+    def put(self, row: Row, seats: list[Row], match: Match, quiet: frozenset[int]) -> None:
+        """``quiet``: the seats known to have no turn news waiting (MoveTx.save)."""
         if match.finished:
             self.entries.pop(row["id"], None)
             return
         if len(self.entries) >= self.MAX_ENTRIES:
             self.entries.clear()
-        self.entries[row["id"]] = (row["version"], row, seats, match)
+        self.entries[row["id"]] = (row["version"], row, seats, match, quiet)
 
     def seen(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         """A bus listener: events of a later version than the entry's outdate it."""
@@ -90,7 +91,7 @@ def follow(live: LiveMatches, bus: EventBus, alone: bool = False) -> None:
     server process (``alone``: SQLite's default). There the only other writer is a
     `jackpot sweep` run beside it, whose timeouts a move meets as a stale entry:
     its save matches no row, and it runs again on a fresh load."""
-    if bus.sees_every_process or alone:
-        live.trusted = True
+    if bus.sees_every_process:
         bus.listeners.append(live.seen)
         bus.gap_listeners.append(live.clear)
+    live.trusted = bus.sees_every_process or alone

@@ -215,33 +215,38 @@ class Driver:
 
     def load_live(
         self, match_id: str, lock: bool, trust: bool = True
-    ) -> tuple[Row, list[Row], Match | None] | None:
-        """``load`` plus the engine's state (None before the start), from this
-        process's ``LiveMatches`` when the row's version says it is still current,
-        or, when it is ``trusted`` and the caller may ``trust`` it, without asking."""
+    ) -> tuple[Row, list[Row], Match | None, frozenset[int]] | None:
+        """``load`` plus the engine's state (None before the start) and the seats
+        known to have no turn news waiting, from this process's ``LiveMatches``
+        when the row's version says it is still current, or, when it is ``trusted``
+        and the caller may ``trust`` it, without asking. Loaded from the database,
+        no seat is known to be quiet."""
         # Taken out while the transaction uses it: ``remember`` puts the new state back
         # once it commits, and a transaction that fails, or a second move on the match
         # in it, finds nothing here and loads the row as the database has it.
         hit = self._live.entries.pop(match_id, None)
         if hit is not None and trust and self._live.trusted:
-            return hit[1], hit[2], hit[3]
+            return hit[1:]
         if hit is not None:
             d = self.d
             cur = self._run(d.select_version_locked if lock else d.select_version, (match_id,))
             found = cur.fetchone()
             cur.close()
             if found is not None and found[0] == hit[0]:
-                return hit[1], hit[2], hit[3]
+                return hit[1:]
         loaded = self.load(match_id, lock)
         if loaded is None:
             return None
         row, seats = loaded
-        return row, seats, None if row["state"] is None else Match.from_dict(row["state"])
+        m = None if row["state"] is None else Match.from_dict(row["state"])
+        return row, seats, m, frozenset()
 
-    def remember(self, row: Row, seats: list[Row], match: Match) -> None:
+    def remember(self, row: Row, seats: list[Row], match: Match, quiet: frozenset[int]) -> None:
         """Keep a move's result in ``LiveMatches`` once its transaction has committed."""
         live = self._live
-        self._info.setdefault(AFTER_COMMIT, []).append(lambda: live.put(row, seats, match))
+        self._info.setdefault(AFTER_COMMIT, []).append(
+            lambda: live.put(row, seats, match, quiet)
+        )
 
     # -- writing ------------------------------------------------------------------
 

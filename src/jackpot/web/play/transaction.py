@@ -96,11 +96,17 @@ async def rate_if_finished(conn: AsyncConnection, tx: MoveTx) -> None:
 class MoveTx:
     """One action's work on one match: engine moves, bot moves, rows to write."""
 
-    def __init__(self, row: Row, seat_rows: list[Row], m: Match, now: datetime) -> None:
+    def __init__(
+        self, row: Row, seat_rows: list[Row], m: Match, now: datetime,
+        quiet: frozenset[int] = frozenset(),
+    ) -> None:
         self.row = row
         self.seat_rows = seat_rows
         self.match = m
         self.now = now
+        #: Seats known to have no turn news waiting (LiveMatches keeps it between
+        #: moves): a seat's own move deletes its news, and only a save adds any.
+        self.quiet = quiet
         self.engine_events: list[Event] = []
         self.live: list[dict[str, Any]] = []
         self.became_due = False
@@ -217,10 +223,14 @@ class MoveTx:
         records, record_len = self._record(db)
         due_at = self._due_at()
         self._announce_deadline(due_at)
-        if self.mover is not None:
-            # They are here: a turn mail not sent yet would be no news to them.
+        quiet = set(self.quiet)
+        if self.mover is not None and self.mover not in quiet:
+            # They are here: a turn mail not sent yet would be no news to them. (After
+            # their first move of a turn there is none: a statement a move saved.)
             db.drop_pending_turn(self.row["id"], self.mover)
+            quiet.add(self.mover)
         notices = self._notices(db, due_at)
+        quiet.difference_update(n["seat"] for n in notices if n["kind"] == "turn")
         values = self._row_values(self._number_events(), record_len, due_at)
         if self.autoplay_changed is not None:
             db.set_autoplay(self.row["id"], *self.autoplay_changed)
@@ -234,7 +244,7 @@ class MoveTx:
                             self.live):
             raise conflict("the match changed meanwhile; reload and try again", "retry")
         self.new_row = {**self.row, **values}
-        db.remember(self.new_row, self.seat_rows, self.match)
+        db.remember(self.new_row, self.seat_rows, self.match, frozenset(quiet))
 
     def _record(self, db: Driver) -> tuple[list[Row], int]:
         """The record's new rows and its new length; a cover of a throw stored by an
