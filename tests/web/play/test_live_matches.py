@@ -71,6 +71,35 @@ async def test_a_version_moved_elsewhere_is_reloaded(app: Any, client: httpx.Asy
     assert after == (await client.get(f"/api/matches/{mid}")).json()
 
 
+async def test_a_change_to_one_match_forgets_that_match_only(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    """A match starting elsewhere (a Core UPDATE of its row and seats) must not make
+    every live match load again; a change that names no one match forgets them all."""
+    await sign_up(client, "Dot")
+    kept = []
+    for _ in range(2):
+        state = await _bot_match(client)
+        r = await move(client, state)
+        assert r.status_code == 200, r.text
+        if r.json()["status"] == "playing":
+            kept.append(state["id"])
+    live = _live(app)
+    assert set(kept) <= set(live.entries) and kept
+    other = await _bot_match(client)  # its seats taken and its row started through Core
+    assert set(kept) <= set(live.entries)
+    async with app.state.db.write() as conn:
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == kept[0]).values(private=False)
+        )
+    assert kept[0] not in live.entries and set(kept[1:]) <= set(live.entries)
+    async with app.state.db.write() as conn:
+        await conn.execute(
+            update(t.seats).where(t.seats.c.match_id.in_([other["id"]])).values(acted=True)
+        )
+    assert live.entries == {}
+
+
 async def test_a_rolled_back_move_is_not_kept(app: Any, client: httpx.AsyncClient) -> None:
     await sign_up(client, "Cy")
     state = await _bot_match(client)
