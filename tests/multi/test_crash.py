@@ -127,7 +127,12 @@ async def test_sigkill_loses_no_acknowledged_action(
         while not stop.is_set():
             finished = await _play_match(transport, http, srv.url, pairs[i], state, acks, stop)
             if finished and not stop.is_set():
-                state = await new_people_match(http, pairs[i])
+                try:
+                    state = await new_people_match(http, pairs[i])
+                except httpx.HTTPError:
+                    if stop.is_set():
+                        return  # killed while this pair's next match was being made
+                    raise
                 states.append(state)
                 token_of[state["id"]] = list(pairs[i])  # in this match's order
 
