@@ -26,10 +26,10 @@ import httpx
 import pytest
 
 import processes
-from jackpot.bench.run import OVER as OVER  # re-exported for the tests
-from jackpot.bench.run import Move as Move
-from jackpot.bench.run import after_event
-from jackpot.bench.run import next_move as next_move
+from jackpot.bench.table import OVER as OVER  # re-exported for the tests
+from jackpot.bench.table import Move as Move
+from jackpot.bench.table import after_event
+from jackpot.bench.table import next_move as next_move
 from testdb import create_pg_database, drop_pg_database, sqlite_url
 
 REDIS_URL = os.environ.get("JACKPOT_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
