@@ -23,6 +23,7 @@ from web_helpers import join_in_joining_order, sign_up
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.models_notify import notices
+from jackpot.web.notify import mailer
 from jackpot.web.notify.mailer import backoff, mail_step
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
@@ -320,6 +321,41 @@ async def test_a_throw_replaces_the_reminder_of_the_one_before(app, make_client,
     assert len(pending) == 1
     assert abs(pending[0].due_at - due_now) < timedelta(seconds=1)  # the page shows whole seconds
     assert pending[0].user_id == (ana.id if state["turn"]["seat"] == 0 else ben.id)
+
+
+async def test_a_reminder_moved_on_while_its_mail_goes_is_still_sent_later(  # type: ignore[no-untyped-def]
+    app, make_client, settings, monkeypatch
+) -> None:
+    """A move rewrites the match's pending reminder for the next throw (a new key). If
+    that happens while the mail about the old one is going out, marking that mail
+    sent must leave the new reminder pending: it is sent at its own time."""
+    db: Database = app.state.db
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    state = await start_match(ana, ben)
+    mid = state["id"]
+    due = datetime.fromisoformat(state["turn"]["due_at"].replace("Z", "+00:00"))
+    remind_at = due - timedelta(seconds=DAY / 5)
+    assert await mail_step(db, settings, remind_at - timedelta(hours=19)) == 1  # the turn mail
+    [old] = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
+    real_send = mailer.send_mail
+
+    async def send_then_move(*args: Any, **kw: Any) -> None:
+        await real_send(*args, **kw)
+        await play_turn(ana, state)  # a throw and its covers: the next throw is due
+
+    monkeypatch.setattr(mailer, "send_mail", send_then_move)
+    assert await mail_step(db, settings, remind_at + timedelta(seconds=1)) == 1
+    monkeypatch.setattr(mailer, "send_mail", real_send)
+    [new] = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
+    assert new.key != old.key
+    assert new.status == "pending" and new.attempts == 0
+    assert new.send_after > remind_at
+    # At its time it goes out, to whoever must throw now.
+    who = ana if new.user_id == ana.id else ben
+    before = len(mails_to(settings, who))
+    assert await mail_step(db, settings, new.send_after + timedelta(seconds=1)) >= 1
+    assert len(mails_to(settings, who)) == before + 1
+    assert mails_to(settings, who)[-1]["Subject"].startswith("Reminder")
 
 
 async def test_no_reminder_for_deadlines_under_an_hour(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import use_locale
@@ -105,7 +105,7 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
         async with db.read() as conn:
             box = await read_mailbox(conn, user_id, now)
         plan = sort_mailbox(box, now)
-        await _drop_and_hold(db, plan)
+        await _drop_and_hold(db, plan, _as_read(box))
         if not plan.items:
             return False
         if not await _send(db, settings, user_id, box, plan, now):
@@ -147,20 +147,27 @@ async def _release(
     )
 
 
-async def _drop_and_hold(db: Database, plan: Sorted) -> None:
+def _as_read(box: Mailbox) -> Any:
+    """The notices still pending as they were read: a move rewrites a pending
+    reminder for its next throw in place, under a new key (play/match_sql.py), and
+    that new reminder is not the one this pass read, sent or dropped."""
+    return and_(notices.c.status == "pending", notices.c.key.in_([n.key for n in box.due]))
+
+
+async def _drop_and_hold(db: Database, plan: Sorted, as_read: Any) -> None:
     if not (plan.drop or plan.hold):
         return
     async with db.write() as conn:
         if plan.drop:
             await conn.execute(
                 update(notices)
-                .where(notices.c.id.in_(plan.drop), notices.c.status == "pending")
+                .where(notices.c.id.in_(plan.drop), as_read)
                 .values(status="dropped")
             )
         if plan.hold:
             await conn.execute(
                 update(notices)
-                .where(notices.c.id.in_(plan.hold), notices.c.status == "pending")
+                .where(notices.c.id.in_(plan.hold), as_read)
                 .values(send_after=plan.held_until)
             )
 
@@ -185,7 +192,7 @@ async def _send(
     async with db.write() as conn:
         await conn.execute(
             update(notices)
-            .where(notices.c.id.in_(ids), notices.c.status == "pending")
+            .where(notices.c.id.in_(ids), _as_read(box))
             .values(status="sent", sent_at=now, attempts=notices.c.attempts + 1)
         )
     return True
@@ -197,7 +204,7 @@ async def _failed(db: Database, tried: list[Any], exc: Exception, now: datetime)
             attempts = n.attempts + 1
             await conn.execute(
                 update(notices)
-                .where(notices.c.id == n.id, notices.c.status == "pending")
+                .where(notices.c.id == n.id, notices.c.key == n.key, notices.c.status == "pending")
                 .values(
                     attempts=attempts,
                     send_after=now + backoff(attempts),

@@ -33,7 +33,8 @@ def due_notices(
 ) -> tuple[bool, list[dict[str, Any]]]:
     """What a player must be told now that a new throw of theirs is due: whether to
     drop the match's pending reminder, and the ``notices`` rows to add (skipping
-    any whose key exists).
+    any whose key exists; the reminder last, which the caller may rewrite the
+    pending one into instead).
 
     The move that made the throw due writes them in its own transaction
     (``MoveTx.save`` in play/transaction.py). Only matches between people count: against bots the

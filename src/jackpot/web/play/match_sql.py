@@ -99,6 +99,16 @@ class _Dialect:
         self.drop_reminder = (
             "DELETE FROM notices WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
         )
+        #: The pending reminder rewritten for the next throw: one statement instead of
+        #: a DELETE and an INSERT, and fewer index entries touched. Its key changes, so
+        #: a mail or push worker holding the old one no longer finds it, as if deleted
+        #: (the mailer's updates check the keys they read). OR IGNORE: should the new
+        #: key exist, nothing changes and the caller deletes and inserts as before.
+        self.move_reminder = (
+            "UPDATE OR IGNORE notices SET key = ?, user_id = ?, seat = ?, round = ?,"
+            " due_at = ?, send_after = ?, created_at = ?, attempts = 0"
+            " WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
+        )
         self._memo: dict[tuple[Any, ...], str] = {}
 
     def _insert_text(self, table: str, rows: int) -> str:
@@ -282,6 +292,23 @@ class Driver:
 
     def drop_pending_reminder(self, match_id: str) -> None:
         self._write(self.d.drop_reminder, (match_id,))
+
+    def move_pending_reminder(self, reminder: Row) -> bool:
+        """SQLite: rewrite the match's pending reminder as ``reminder``; False if there
+        was none (or on PostgreSQL, where the move's DELETE and INSERT ride in its
+        one statement anyway): then the caller drops and inserts."""
+        if not self.d.sqlite:
+            return False
+        self._info[WROTE] = True
+        conv = self.d.notices.value
+        cur = self._run(self.d.move_reminder, (
+            *(conv(c, reminder[c]) for c in (
+                "key", "user_id", "seat", "round", "due_at", "send_after", "created_at")),
+            reminder["match_id"],
+        ))
+        moved = cur.rowcount == 1
+        cur.close()
+        return bool(moved)
 
     def save_move(
         self,

@@ -337,6 +337,9 @@ class MoveTx:
             self.row, self.seat_rows, self.match, due_at, became_turn, self.now
         )
         if drop_reminder:
+            reminder = notices[-1]  # due_notices puts it last
+            if db.move_pending_reminder(reminder):
+                return notices[:-1]
             db.drop_pending_reminder(self.row["id"])
         return notices
 
