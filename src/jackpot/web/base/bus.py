@@ -52,6 +52,20 @@ class Subscription:
         self.bus = bus
         self.match_id = match_id
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=maxsize)
+        #: Between ``hold`` and ``release``: the events delivered meanwhile.
+        self.held: list[dict[str, Any]] | None = None
+
+    def hold(self) -> None:
+        """Keep the events delivered from now on aside, without waking whoever waits
+        on the queue: a match socket answering its own move sends them with the
+        answer (socket_moves.py), and its forwarding task would only wake to find
+        them taken. The queue's bound still applies."""
+        self.held = []
+
+    def release(self) -> list[dict[str, Any]]:
+        """The events held since ``hold``, in order; deliveries go to the queue again."""
+        held, self.held = self.held or [], None
+        return held
 
     def close(self) -> None:
         self.bus._remove(self)
@@ -104,6 +118,13 @@ class EventBus:
         for listener in self.listeners:
             listener(match_id, events)
         for sub in list(self._subs.get(match_id, ())):
+            held = sub.held
+            if held is not None:
+                held.extend(events)
+                if len(held) + sub.queue.qsize() > self._queue_size:
+                    sub.held = None
+                    self._end(sub)
+                continue
             for ev in events:
                 try:
                     sub.queue.put_nowait(ev)

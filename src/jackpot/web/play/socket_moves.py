@@ -166,6 +166,8 @@ class _Socket:
             if msg["type"] == "websocket.disconnect":
                 return
             request_id: Any = None
+            head: str | None = None
+            self.sub.hold()
             try:
                 request_id, body = _parse(msg.get("text"))
                 actor = await self._player()
@@ -179,23 +181,33 @@ class _Socket:
                 # has, so the whole state is not built and sent again (docs/contracts.md).
                 head = f'{{"type":"ack","id":{_json(request_id)},"seq":{out.row["version"]}'
             except ApiError as exc:
-                head = None
                 reply = _error(request_id, exc)
+            finally:
+                held = self.sub.release()
             try:
                 async with self._writing:
+                    events: list[str] = []
+                    if held or not self.sub.queue.empty():
+                        events = await self._take([], held)
                     if head is not None:
-                        events = await self._take([]) if not self.sub.queue.empty() else []
                         reply = head + ',"events":[' + ",".join(events) + "]}"
+                    elif events:
+                        await self.ws.send_text(_events(events))
                     await self.ws.send_text(reply)
             except (WebSocketDisconnect, RuntimeError):  # closed meanwhile
                 return
 
-    async def _take(self, batch: list[dict[str, Any]]) -> list[str]:
-        """The queued live events after the last one sent, in order and without
-        gaps (a gap filled from the database, a repeat dropped); ``CLOSED`` if the
-        bus dropped this subscriber."""
+    async def _take(
+        self, batch: list[dict[str, Any]], held: list[dict[str, Any]] | None = None
+    ) -> list[str]:
+        """``batch``, the queued live events and those ``held`` (delivered after the
+        queued ones), those after the last one sent, in order and without gaps (a
+        gap filled from the database, a repeat dropped); ``_Dropped`` if the bus
+        dropped this subscriber."""
         while not self.sub.queue.empty():
             batch.append(self.sub.queue.get_nowait())
+        if held:
+            batch.extend(held)
         events, self.sent, end = await live_after(self.db, self.match_id, batch, self.sent)
         if end == "closed":
             raise _Dropped
