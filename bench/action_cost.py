@@ -9,15 +9,19 @@ throw, autoplay off) each make one move per round, all of a round at once, so th
 moves share group-committed transactions as under load. It prints the process's CPU
 time per move (the commit thread's included) and moves per second; the server's CPU
 per action in `jackpot bench` less this is what the transport costs.
-``--profile`` adds cProfile's top functions. Nothing is asserted: it is a measurement.
+``--profile`` adds cProfile's top functions; ``--statements`` counts the SQL a move
+runs on its driver connection (warm-up included), by kind, with each one's mean time.
+Nothing is asserted: it is a measurement.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import cProfile
 import pstats
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -30,6 +34,7 @@ from jackpot.web.app import create_app
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import Settings
 from jackpot.web.play.api import CoverBody, ThrowBody, play_move
+from jackpot.web.play.match_sql import Driver
 
 PASSWORD = "a long bench password, 2026"
 
@@ -108,13 +113,38 @@ async def measure(matches: int, rounds: int, profile: bool) -> None:
         await guest.aclose()
 
 
+def count_statements() -> tuple[collections.Counter[str], collections.Counter[str]]:
+    """Wrap the moves' statement runner: how many of each statement, and their time."""
+    counts: collections.Counter[str] = collections.Counter()
+    seconds: collections.Counter[str] = collections.Counter()
+    run = Driver._run
+
+    def counted(self: Driver, sql: str, params: Any) -> Any:
+        t0 = time.perf_counter()
+        cur = run(self, sql, params)
+        kind = re.sub(r"\s+", " ", sql)[:60]
+        seconds[kind] += time.perf_counter() - t0
+        counts[kind] += 1
+        return cur
+
+    Driver._run = counted  # type: ignore[method-assign]
+    return counts, seconds
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--matches", type=int, default=100)
     p.add_argument("--rounds", type=int, default=30)
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--statements", action="store_true")
     args = p.parse_args()
+    counts, seconds = count_statements() if args.statements else (None, None)
     uvloop.run(measure(args.matches, args.rounds, args.profile))
+    if counts is not None and seconds is not None:
+        moves = args.matches * (args.rounds + 3)  # the three warm-up rounds included
+        print(f"{sum(counts.values()) / moves:.2f} statements a move")
+        for kind, n in counts.most_common():
+            print(f"{n / moves:5.2f} {1e6 * seconds[kind] / n:6.1f} us  {kind}")
 
 
 if __name__ == "__main__":
