@@ -107,8 +107,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # (its review and the bots' choices need them) while it holds the writer.
         warm_up = asyncio.create_task(asyncio.to_thread(_build_solver_tables))
         warm_up.add_done_callback(_freeze_startup_objects)
-        follow(live_matches_of(db.writer.sync_engine), app.state.bus, alone=settings.workers == 1)
-        share_changes(db.actors, app.state.bus, alone=settings.workers == 1,
+        # A lone server process hears every change made through it (a `jackpot sweep`
+        # beside it is caught by the conditional UPDATEs, see live_matches.py).
+        alone = settings.workers == 1
+        follow(live_matches_of(db.writer.sync_engine), app.state.bus, alone=alone)
+        share_changes(db.actors, app.state.bus, alone=alone,
                       seconds=settings.credential_cache_seconds)
         await app.state.bus.start()
         app.state.user_hub.start(db)
