@@ -196,6 +196,9 @@ class _Socket:
                     await self.ws.send_text(reply)
             except (WebSocketDisconnect, RuntimeError):  # closed meanwhile
                 return
+            except _Dropped:  # too far behind: its marker was taken here, not by forward
+                await self.ws.close(code=TRY_AGAIN, reason="reconnect to catch up")
+                return
 
     async def _take(
         self, batch: list[dict[str, Any]], held: list[dict[str, Any]] | None = None
