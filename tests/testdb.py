@@ -18,6 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from jackpot.bench.server import pg_admin_sql
+
 #: Where tests/multi finds PostgreSQL when JACKPOT_TEST_DATABASE_URL is not set.
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -34,16 +36,6 @@ def _with_db(url: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
 
 
-async def _admin(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url.replace("postgresql://", "postgres://", 1), timeout=10)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 def _run(coro: object) -> None:
     # In a thread of its own: a sync fixture may be called while a loop runs in this
     # thread (Playwright's sync API keeps one), where asyncio.run() is refused.
@@ -55,14 +47,15 @@ def create_pg_database(admin_url: str | None = None) -> str:
     """A new empty database; returns its ``postgresql://`` URL."""
     admin = admin_url or pg_admin_url()
     name = "jackpot_test_" + secrets.token_hex(6)
-    _run(_admin(admin, f'CREATE DATABASE "{name}"'))
+    _run(pg_admin_sql(admin, f'CREATE DATABASE "{name}"'))
     return _with_db(admin, name)
 
 
 def drop_pg_database(url: str, admin_url: str | None = None) -> None:
     name = urlsplit(url).path.lstrip("/")
     assert name.startswith("jackpot_test_"), name
-    _run(_admin(admin_url or pg_admin_url(), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+    _run(pg_admin_sql(admin_url or pg_admin_url(), drop))
 
 
 def execute(url: str, sql: str) -> None:
@@ -72,7 +65,7 @@ def execute(url: str, sql: str) -> None:
         with sqlite3.connect(url.split(":///", 1)[1]) as conn:
             conn.execute(sql)
         return
-    _run(_admin(url, sql))
+    _run(pg_admin_sql(url, sql))
 
 
 def sqlite_url(tmp_path: Path) -> str:

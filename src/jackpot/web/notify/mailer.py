@@ -105,10 +105,11 @@ async def _mail_user(db: Database, settings: Settings, user_id: int, now: dateti
         async with db.read() as conn:
             box = await read_mailbox(conn, user_id, now)
         plan = sort_mailbox(box, now)
-        await _drop_and_hold(db, plan, _as_read(box))
+        as_read = _as_read(box)
+        await _drop_and_hold(db, plan, as_read)
         if not plan.items:
             return False
-        if not await _send(db, settings, user_id, box, plan, now):
+        if not await _send(db, settings, user_id, box, plan, as_read, now):
             return False
         # Any mail with turn news starts the hour; so does a reminder, which said
         # everything that was waiting.
@@ -173,7 +174,8 @@ async def _drop_and_hold(db: Database, plan: Sorted, as_read: Any) -> None:
 
 
 async def _send(
-    db: Database, settings: Settings, user_id: int, box: Mailbox, plan: Sorted, now: datetime
+    db: Database, settings: Settings, user_id: int, box: Mailbox, plan: Sorted,
+    as_read: Any, now: datetime,
 ) -> bool:
     """Send the mail and mark its notices sent; on a failure of the mail server, mark
     them for a retry with backoff (or failed, after ``MAX_ATTEMPTS``)."""
@@ -192,7 +194,7 @@ async def _send(
     async with db.write() as conn:
         await conn.execute(
             update(notices)
-            .where(notices.c.id.in_(ids), _as_read(box))
+            .where(notices.c.id.in_(ids), as_read)
             .values(status="sent", sent_at=now, attempts=notices.c.attempts + 1)
         )
     return True
