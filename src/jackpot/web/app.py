@@ -43,7 +43,7 @@ from jackpot.web.notify.push.keys import application_server_key
 from jackpot.web.notify.stream import UserHub
 from jackpot.web.play import api as play_api
 from jackpot.web.play import pages as play_pages
-from jackpot.web.play import rematch, socket_moves
+from jackpot.web.play import rematch
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
 from jackpot.web.play.sweeper import run_sweeper
@@ -65,7 +65,6 @@ ROUTERS = (
     notify_routes.router,
     rematch.router,
     accounts_language.router,
-    socket_moves.router,
     push_routes.router,
     user_stream.router,
 )

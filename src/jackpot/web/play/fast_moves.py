@@ -1,4 +1,4 @@
-"""Throws and covers served without the framework's per-request machinery.
+"""Throws, covers and match sockets served without the framework's per-request machinery.
 
 A throw or a cover is nearly every request a busy site gets. Through FastAPI's
 router each one paid for route matching over every included router, dependency
@@ -15,6 +15,10 @@ its body replayed, which answers with its usual error. It sits inside
 ``BodyLimit`` and ``SecurityHeaders``, so bodies are limited and headers added as
 for any response, and outside the framework's exception handling, so it turns an
 ``ApiError`` into the one error shape itself (base/responses.py).
+
+A match's WebSocket (socket_moves.py) is only ever served from here: it lives for
+the whole match, and every frame would otherwise pass through the framework's
+layers again (the site's own middlewares, outside this one, have seen it).
 """
 
 from __future__ import annotations
@@ -33,8 +37,10 @@ from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, same_origin
 from jackpot.web.base.responses import error_response
 from jackpot.web.play.api import CoverBody, ThrowBody, move
+from jackpot.web.play.socket_moves import match_socket
 
 _MOVE = re.compile(r"/api/matches/([^/]+)/(throw|cover)")
+_SOCKET = re.compile(r"/api/matches/([^/]+)/socket")
 _MODELS: dict[str, type[BaseModel]] = {"throw": ThrowBody, "cover": CoverBody}
 
 
@@ -46,6 +52,11 @@ class FastMoves:
         found = None
         if scope["type"] == "http" and scope["method"] == "POST":
             found = _MOVE.fullmatch(scope["path"])
+        elif scope["type"] == "websocket":
+            socket = _SOCKET.fullmatch(scope["path"])
+            if socket is not None:
+                await match_socket(scope, receive, send, socket.group(1))
+                return
         if found is None:
             await self.app(scope, receive, send)
             return

@@ -9,12 +9,16 @@ transaction, events published only after the commit); the HTTP API stays for
 programs and as the page's fallback.
 
 ``GET /api/matches/{id}/socket`` (WebSocket), resumable like the SSE stream with
-``?last_event_id=N``. The protocol is in docs/contracts.md. Bad input gets an
-``error`` frame that says what was wrong; the socket stays open. A frame over
-``MAX_MESSAGE`` bytes closes it (uvicorn's ``ws_max_size``); one move is handled at
-a time per socket, and a socket that cannot keep up with its match's events is
-closed like a slow SSE stream (the bus's bounded queue), so the client reconnects
-and catches up from the database.
+``?last_event_id=N``. The fast lane (fast_moves.py) hands it the socket straight from
+the site's own middlewares: past the handshake every frame in or out would
+otherwise wake, and go through, a dozen layers of the framework's routing and
+exception handling (8 % of the server's time under load, docs/benchmarks.md).
+
+The protocol is in docs/contracts.md. Bad input gets an ``error`` frame that says
+what was wrong; the socket stays open. A frame over ``MAX_MESSAGE`` bytes closes it
+(uvicorn's ``ws_max_size``); one move is handled at a time per socket, and a socket
+that cannot keep up with its match's events is closed like a slow SSE stream (the
+bus's bounded queue), so the client reconnects and catches up from the database.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ import time
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from jackpot.web.base.client import client_address
 from jackpot.web.base.errors import ApiError, already_said, bad_request, unauthorized
@@ -36,8 +41,6 @@ from jackpot.web.base.stream_caps import StreamCaps
 from jackpot.web.matches.store import check_match_id
 from jackpot.web.play.api import CoverBody, ThrowBody, commit_move
 from jackpot.web.play.sse import backlog_since, live_after
-
-router = APIRouter(prefix="/api")
 
 #: The largest frame a client may send (a move is under 100 bytes).
 MAX_MESSAGE = 4096
@@ -82,8 +85,11 @@ def _parse(text: str | None) -> tuple[Any, ThrowBody | CoverBody]:
     raise bad_request("action must be 'throw' or 'cover'", "bad_action")
 
 
-@router.websocket("/matches/{match_id}/socket")
-async def match_socket(websocket: WebSocket, match_id: str) -> None:
+async def match_socket(scope: Scope, receive: Receive, send: Send, match_id: str) -> None:
+    """Serve one match socket: the handshake and the closing through Starlette's
+    ``WebSocket``, the frames between them on the server's own ``receive`` and
+    ``send``."""
+    websocket = WebSocket(scope, receive, send)
     if not same_origin(websocket):
         # A page on another site may open a socket with this site's cookie.
         await websocket.close(code=1008, reason="cross-site")
@@ -108,7 +114,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
         await websocket.close(code=TRY_AGAIN, reason=exc.code)
         return
-    sock = _Socket(websocket, match_id)
+    sock = _Socket(websocket, receive, send, match_id)
     try:
         found, backlog = await backlog_since(sock.db, match_id, last)
         if not found:
@@ -130,8 +136,10 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 class _Socket:
     """One open socket: its subscription, the last event it has sent, its player."""
 
-    def __init__(self, websocket: WebSocket, match_id: str) -> None:
+    def __init__(self, websocket: WebSocket, receive: Receive, send: Send, match_id: str) -> None:
         self.ws = websocket
+        self._receive = receive
+        self._send = send
         self.match_id = match_id
         self.db = db_of(websocket)
         self.bus = bus_of(websocket)
@@ -140,6 +148,9 @@ class _Socket:
         #: Taking events and writing them is one step (the two tasks share ``sent``).
         self._writing = asyncio.Lock()
         self._actor: tuple[Any, int, float] | None = None
+
+    async def _send_text(self, text: str) -> None:
+        await self._send({"type": "websocket.send", "text": text})
 
     async def _player(self) -> Any:
         """Who is moving: looked up again as often as the credential cache's entries
@@ -162,7 +173,7 @@ class _Socket:
         The answer carries the move's events that the socket has not sent yet: one
         write for the mover instead of two."""
         while True:
-            msg = await self.ws.receive()
+            msg = await self._receive()
             if msg["type"] == "websocket.disconnect":
                 return
             request_id: Any = None
@@ -192,9 +203,9 @@ class _Socket:
                     if head is not None:
                         reply = head + ',"events":[' + ",".join(events) + "]}"
                     elif events:
-                        await self.ws.send_text(_events(events))
-                    await self.ws.send_text(reply)
-            except (WebSocketDisconnect, RuntimeError):  # closed meanwhile
+                        await self._send_text(_events(events))
+                    await self._send_text(reply)
+            except (OSError, RuntimeError):  # closed meanwhile (uvicorn: ClientDisconnected)
                 return
             except _Dropped:  # too far behind: its marker was taken here, not by forward
                 await self.ws.close(code=TRY_AGAIN, reason="reconnect to catch up")
@@ -222,14 +233,14 @@ class _Socket:
         self.sent = sent
         if backlog:
             self.sent = backlog[-1][0]
-            await self.ws.send_text(_events([data for _seq, data in backlog]))
+            await self._send_text(_events([data for _seq, data in backlog]))
         try:
             while True:
                 first = await self.sub.queue.get()
                 async with self._writing:
                     events = await self._take([first])
                     if events:
-                        await self.ws.send_text(_events(events))
+                        await self._send_text(_events(events))
         except _Dropped:
             await self.ws.close(code=TRY_AGAIN, reason="reconnect to catch up")
 
