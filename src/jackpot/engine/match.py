@@ -147,11 +147,10 @@ class Match:
         n = self.throws
         offered = options(self.variant, turn.open, dice)
         events: list[Event] = [Thrown(n=n, seat=seat, dice=dice, options=offered)]
-        thrown = replace(self, throws=n + 1)
         if not offered:
-            return thrown._end_turn(seat, turn.throws + 1, turn.open, events)
+            return replace(self, throws=n + 1)._end_turn(seat, turn.throws + 1, turn.open, events)
         new_turn = replace(turn, dice=dice, options=offered, throws=turn.throws + 1)
-        return replace(thrown, turn=new_turn), events
+        return replace(self, throws=n + 1, turn=new_turn), events
 
     def cover(self, seat: int, tiles: Iterable[int]) -> tuple[Match, list[Event]]:
         turn = self._turn_of(seat)

@@ -66,6 +66,12 @@ class Columns:
             for name, v, conv in zip(self.names, values, self.out, strict=True)
         }
 
-    def value(self, name: str, v: Any) -> Any:
-        conv = self.into.get(name)
-        return v if conv is None or v is None else conv(v)
+    def values(self, names: Sequence[str], row: Row) -> list[Any]:
+        """``row``'s values of the columns ``names``, in order, as the driver takes them."""
+        into = self.into
+        out = []
+        for name in names:
+            v = row[name]
+            conv = into.get(name)
+            out.append(v if conv is None or v is None else conv(v))
+        return out

@@ -170,6 +170,8 @@ class _Dialect:
         return self._memo[key]
 
 
+#: The columns ``move_reminder`` sets, in its placeholders' order.
+_REMINDER_MOVED = ("key", "user_id", "seat", "round", "due_at", "send_after", "created_at")
 _SQLITE = _Dialect(sqlite=True)
 _POSTGRES = _Dialect(sqlite=False)
 
@@ -300,12 +302,9 @@ class Driver:
         if not self.d.sqlite:
             return False
         self._info[WROTE] = True
-        conv = self.d.notices.value
-        cur = self._run(self.d.move_reminder, (
-            *(conv(c, reminder[c]) for c in (
-                "key", "user_id", "seat", "round", "due_at", "send_after", "created_at")),
-            reminder["match_id"],
-        ))
+        cur = self._run(self.d.move_reminder, [
+            *self.d.notices.values(_REMINDER_MOVED, reminder), reminder["match_id"]
+        ])
         moved = cur.rowcount == 1
         cur.close()
         return bool(moved)
@@ -325,11 +324,9 @@ class Driver:
         self._info[WROTE] = True
         d = self.d
         columns = tuple(values)
-        conv = d.matches.value
-        update = [*(conv(c, values[c]) for c in columns), match_id, version]
-        conv_notice = d.notices.value
+        update = [*d.matches.values(columns, values), match_id, version]
         record_rows = [[r[c] for c in d.record_cols] for r in records]
-        notice_rows = [[conv_notice(c, r[c]) for c in d.notice_cols] for r in notices]
+        notice_rows = [d.notices.values(d.notice_cols, r) for r in notices]
         event_rows = [[match_id, e["seq"], json_text(e)] for e in events]
         rows = len(record_rows) + len(notice_rows) + len(event_rows)
         if not d.sqlite and rows + len(self._writes) <= CHUNK:
