@@ -52,6 +52,10 @@ def _dollar(sql: str) -> str:
 CHUNK = 200
 
 
+#: The columns a pending reminder rewritten for the next throw takes from it.
+REMINDER_MOVED = ("key", "user_id", "seat", "round", "due_at", "send_after", "created_at")
+
+
 class _Dialect:
     """The statements and value conversions for one database."""
 
@@ -105,9 +109,9 @@ class _Dialect:
         #: (the mailer's updates check the keys they read). OR IGNORE: should the new
         #: key exist, nothing changes and the caller deletes and inserts as before.
         self.move_reminder = (
-            "UPDATE OR IGNORE notices SET key = ?, user_id = ?, seat = ?, round = ?,"
-            " due_at = ?, send_after = ?, created_at = ?, attempts = 0"
-            " WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
+            "UPDATE OR IGNORE notices SET "
+            + "".join(f"{c} = ?, " for c in REMINDER_MOVED)
+            + "attempts = 0 WHERE match_id = ? AND kind = 'reminder' AND status = 'pending'"
         )
         self._memo: dict[tuple[Any, ...], str] = {}
 
@@ -170,8 +174,6 @@ class _Dialect:
         return self._memo[key]
 
 
-#: The columns ``move_reminder`` sets, in its placeholders' order.
-_REMINDER_MOVED = ("key", "user_id", "seat", "round", "due_at", "send_after", "created_at")
 _SQLITE = _Dialect(sqlite=True)
 _POSTGRES = _Dialect(sqlite=False)
 
@@ -303,7 +305,7 @@ class Driver:
             return False
         self._info[WROTE] = True
         cur = self._run(self.d.move_reminder, [
-            *self.d.notices.values(_REMINDER_MOVED, reminder), reminder["match_id"]
+            *self.d.notices.values(REMINDER_MOVED, reminder), reminder["match_id"]
         ])
         moved = cur.rowcount == 1
         cur.close()
