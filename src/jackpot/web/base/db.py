@@ -9,8 +9,10 @@ start of the transaction, never upgraded halfway through). Reads use their own
 connections and never wait for it. A write transaction on SQLite must not wait for
 anything else (a thread, the network) while it holds the lock: every other writer
 would queue behind it, and an asyncio lock's queue drains only one writer per loop
-iteration. On PostgreSQL the writer is an ordinary pool; the conditional UPDATEs in the actions
-keep racing writers correct there.
+iteration. Other processes on the same file (more server workers, `jackpot sweep`)
+take turns with it through an ``flock`` waited for on a thread (file_lock.py), not in
+SQLite's busy handler on the loop. On PostgreSQL the writer is an ordinary pool; the
+conditional UPDATEs in the actions keep racing writers correct there.
 """
 
 from __future__ import annotations
@@ -27,12 +29,15 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from jackpot.web.base import sqlite_inline
+from jackpot.web.base.file_lock import FileLock
 from jackpot.web.base.group_commit import AFTER_COMMIT, GroupCommit
 from jackpot.web.base.identity import DIRTY, ActorCache
 from jackpot.web.base.migrate import upgrade_connection
 
 #: PostgreSQL advisory lock key held while migrating (any constant unique to this app).
 MIGRATION_LOCK = 0x6A61636B706F74
+#: Seconds a SQLite writer waits for another process's transaction before giving up.
+BUSY_TIMEOUT = 10.0
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -53,7 +58,7 @@ def _setup_sqlite(engine: AsyncEngine, *, writer: bool) -> None:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
         cur.close()
 
     begin = "BEGIN IMMEDIATE" if writer else "BEGIN"
@@ -75,6 +80,8 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        #: SQLite's writer lock as other processes on the file see it (file_lock.py).
+        self._file_lock: FileLock | None = None
         if self.is_sqlite:
             path = _sqlite_path(url)
             if path is not None:
@@ -86,6 +93,8 @@ class Database:
             if path is not None:
                 writer["async_creator"] = sqlite_inline.creator(str(path), commit_thread=True)
                 reader["async_creator"] = sqlite_inline.creator(str(path))
+                lock_path = path.with_name(path.name + "-writer.lock")
+                self._file_lock = FileLock(lock_path, BUSY_TIMEOUT)
             self.writer = create_async_engine(url, pool_size=1, max_overflow=0, **writer)
             self.reader = create_async_engine(url, pool_size=4, max_overflow=4, **reader)
             _setup_sqlite(self.writer, writer=True)
@@ -117,10 +126,16 @@ class Database:
             else:
                 async with self._write_lock:
                     conn = await self._sqlite_writer()
-                    async with conn.begin():
-                        info = conn.sync_connection.info  # type: ignore[union-attr]
-                        info.pop(AFTER_COMMIT, None)
-                        yield conn
+                    if self._file_lock is not None:
+                        await self._file_lock.acquire()
+                    try:
+                        async with conn.begin():
+                            info = conn.sync_connection.info  # type: ignore[union-attr]
+                            info.pop(AFTER_COMMIT, None)
+                            yield conn
+                    finally:
+                        if self._file_lock is not None:
+                            self._file_lock.release()
             for hook in info.pop(AFTER_COMMIT, ()):
                 hook()
         finally:
@@ -165,6 +180,8 @@ class Database:
             await self._writer_conn.close()
             self._writer_conn = None
         await self.writer.dispose()
+        if self._file_lock is not None:
+            self._file_lock.close()
         if self.reader is not self.writer:
             await self.reader.dispose()
 
