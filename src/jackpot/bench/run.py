@@ -1,19 +1,20 @@
-"""The load benchmark: signed-up players play real 2-seat matches over HTTP while
-each seat follows its match over SSE; then the same client hammers GET /api/health.
+"""The load benchmark: signed-up players play real 2-seat matches, each seat on its
+match's WebSocket as the match page does (or ``--transport http``: moves as POSTs,
+each seat following an SSE stream); then the same client hammers GET /api/health.
 
 What it measures (see docs/benchmarks.md for results):
 - actions/s: throws and covers acknowledged (200) per second in the measured window;
-- action latency p50/p95/p99: request sent → response read;
-- SSE delivery p50/p99: action acknowledged → its last event read by the *other*
-  seat's stream (0 when the event came first: the server publishes before it
-  renders the response);
+- action latency p50/p95/p99: move sent → its answer read;
+- event delivery p50/p99: action acknowledged → its last event read by the *other*
+  seat (0 when the event came first: the server publishes before it renders the
+  response);
 - open SSE connections and the server's resident memory (all its processes);
 - health req/s: the same client and connection count on the bare health endpoint,
   so actions/health compares across machines.
 
 The players behave like the page does: a seat acts on its own response while it
-keeps the turn (throw, then cover), and the other seat acts only once its stream
-has shown it the turn. Everything is bounded in time and count, loopback only.
+keeps the turn (throw, then cover), and the other seat acts only once its socket
+(or stream) has shown it the turn. Everything is bounded in time and count, loopback only.
 """
 
 from __future__ import annotations
@@ -221,9 +222,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=0.0,
                    help="offered actions per second over all matches, each match pacing "
                    "itself evenly (default 0: every match acts as fast as answers come)")
-    p.add_argument("--transport", choices=["http", "ws"], default="http",
-                   help="http: moves as POSTs, each seat following an SSE stream; ws: moves "
-                   "and events on one WebSocket per seat (the match page's way)")
+    p.add_argument("--transport", choices=["http", "ws"], default="ws",
+                   help="ws (default): moves and events on one WebSocket per seat, the match "
+                   "page's way; http: moves as POSTs, each seat following an SSE stream, "
+                   "as programs may")
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds of play")
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--health-seconds", type=float, default=5.0)
