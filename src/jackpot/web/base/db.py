@@ -18,6 +18,7 @@ conditional UPDATEs in the actions keep racing writers correct there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -126,16 +127,10 @@ class Database:
             else:
                 async with self._write_lock:
                     conn = await self._sqlite_writer()
-                    if self._file_lock is not None:
-                        await self._file_lock.acquire()
-                    try:
-                        async with conn.begin():
-                            info = conn.sync_connection.info  # type: ignore[union-attr]
-                            info.pop(AFTER_COMMIT, None)
-                            yield conn
-                    finally:
-                        if self._file_lock is not None:
-                            self._file_lock.release()
+                    async with self._file_lock or contextlib.nullcontext(), conn.begin():
+                        info = conn.sync_connection.info  # type: ignore[union-attr]
+                        info.pop(AFTER_COMMIT, None)
+                        yield conn
             for hook in info.pop(AFTER_COMMIT, ()):
                 hook()
         finally:

@@ -73,6 +73,12 @@ class FileLock:
     def release(self) -> None:
         fcntl.flock(self._fd, fcntl.LOCK_UN)
 
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
     def close(self) -> None:
         """Let go of the file (and so of the lock, should a wait given up hold it)."""
         if self._fd >= 0 and self._waiting is None:
