@@ -52,7 +52,7 @@ async def test_a_wait_given_up_hands_the_lock_back(tmp_path: Path) -> None:
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
-    holder.release()  # the cancelled wait's thread takes it now, and must give it back
+    holder.release()  # the cancelled wait's thread sees it free, and must not keep it
     await asyncio.wait_for(holder.acquire(), 2)
     holder.release()
     # Out of time, then asked again: the second call inherits the wait.

@@ -27,7 +27,8 @@ from jackpot.web.notify import mailer
 from jackpot.web.notify.mailer import backoff, mail_step
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
-from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.move_statements import MoveWrites
+from jackpot.web.play.transaction import MoveTx
 
 DAY = 86400
 _names = iter(range(10_000))
@@ -175,13 +176,15 @@ async def test_a_turns_news_goes_with_the_players_first_move(  # type: ignore[no
     state = await start_match(ana, ben)
     db: Database = app.state.db
     dropped: list[int] = []
-    drop = Driver.drop_pending_turn
+    plan = MoveTx.plan
 
-    def spy(self: Driver, match_id: str, seat: int) -> None:
-        dropped.append(seat)
-        drop(self, match_id, seat)
+    def spy(self: MoveTx) -> MoveWrites:
+        writes = plan(self)
+        if writes.drop_turn is not None:
+            dropped.append(writes.drop_turn)
+        return writes
 
-    monkeypatch.setattr(Driver, "drop_pending_turn", spy)
+    monkeypatch.setattr(MoveTx, "plan", spy)
 
     async def waiting() -> list[int]:
         rows = await notice_rows(db, state["id"])

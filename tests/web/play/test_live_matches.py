@@ -3,6 +3,7 @@ state the previous one committed, and never a state the database no longer has."
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -12,10 +13,12 @@ from web_helpers import move, sign_up
 from jackpot.engine import Match, Variant
 from jackpot.web.base import models as t
 from jackpot.web.base.bus import EventBus
+from jackpot.web.base.errors import ApiError
 from jackpot.web.base.identity import Actor
 from jackpot.web.play import actions
 from jackpot.web.play.api import CoverBody, ThrowBody, play_move
 from jackpot.web.play.live_matches import LiveMatches, follow, live_matches_of
+from jackpot.web.play.transaction import Outcome
 
 
 def _live(app: Any) -> LiveMatches:
@@ -185,3 +188,84 @@ def test_events_of_a_later_version_outdate_an_entry() -> None:
     for gap in bus.gap_listeners:
         gap()
     assert live.entries == {}
+
+
+async def _ada_at_her_throw(app: Any, client: httpx.AsyncClient) -> tuple[Actor, str]:
+    """Ada against a bot, her first throw due (Classic: any two dice have a cover
+    then), the match kept by this (lone) process."""
+    me = await sign_up(client, "Ada")
+    for _ in range(5):  # a bot that throws first may shut the box at once: rare
+        r = await client.post("/api/matches", json={"seats": 2, "bots": 1, "variant": "classic"})
+        assert r.status_code == 201, r.text
+        state = r.json()
+        if state["status"] == "playing":
+            break
+    # Bots answer at once: the turn waiting is hers, and at the start it is a throw.
+    assert state["status"] == "playing" and state["turn"]["dice"] is None
+    assert state["id"] in _live(app).entries and _live(app).trusted
+    return Actor(me["id"], me["name"], False), state["id"]
+
+
+async def test_a_move_worked_out_before_its_transaction_is_saved(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    """A throw is worked out from the kept match before the write transaction, which
+    then only saves it: the answer is the prepared move's, and a fresh load agrees."""
+    actor, mid = await _ada_at_her_throw(app, client)
+    db = app.state.db
+    step = actions.throw_step(actor, 2)
+    prepared = actions.prepare(db, actor, mid, step)
+    assert prepared is not None
+    out = await db.moves.run(lambda conn: actions.play(conn, actor, mid, step, prepared))
+    assert out.match is prepared.tx.match  # saved as worked out, not worked out again
+    fresh = (await client.get(f"/api/matches/{mid}")).json()
+    assert fresh["seq"] == out.row["version"] == prepared.entry[0] + len(out.events)
+    assert _live(app).entries[mid][0] == fresh["seq"]
+
+
+async def test_a_move_prepared_from_an_outdated_match_is_worked_out_again(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    """The same throw twice, both prepared before either is saved: the second was
+    worked out from the match before the first, so it is not saved as it was; worked
+    out again on the match as it is, it is refused (the dice are already thrown), and
+    the record holds the throw once."""
+    actor, mid = await _ada_at_her_throw(app, client)
+    db = app.state.db
+    step = actions.throw_step(actor, 2)
+    first = actions.prepare(db, actor, mid, step)
+    second = actions.prepare(db, actor, mid, step)
+    assert first is not None and second is not None
+    await db.moves.run(lambda conn: actions.play(conn, actor, mid, step, first))
+    refused = None
+    try:
+        await db.moves.run(lambda conn: actions.play(conn, actor, mid, step, second))
+    except ApiError as exc:
+        refused = exc
+    assert refused is not None and refused.code == "wrong_phase"
+    record = (await client.get(f"/api/matches/{mid}/record")).json()
+    throws = [e["n"] for e in record["events"] if e["type"] == "throw"]
+    assert throws == list(range(len(throws)))
+    fresh = (await client.get(f"/api/matches/{mid}")).json()
+    assert fresh["seq"] == first.tx.new_row["version"] and fresh["turn"]["dice"] is not None
+
+
+async def test_moves_prepared_together_on_one_match_share_a_batch(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    """Two moves of one match in one group-committed transaction, both prepared from
+    the same kept state: the first is saved as prepared, the second is worked out
+    again in the transaction (seeing the first), and is refused there alone."""
+    actor, mid = await _ada_at_her_throw(app, client)
+    db = app.state.db
+    step = actions.throw_step(actor, 2)
+    prepared = [actions.prepare(db, actor, mid, step) for _ in range(2)]
+    results = await asyncio.gather(
+        *(db.moves.run(lambda conn, p=p: actions.play(conn, actor, mid, step, p))
+          for p in prepared),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], Outcome) and isinstance(results[1], ApiError)
+    assert results[1].code == "wrong_phase"
+    fresh = (await client.get(f"/api/matches/{mid}")).json()
+    assert fresh["seq"] == results[0].row["version"]

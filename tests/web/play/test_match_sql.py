@@ -17,7 +17,8 @@ from jackpot.web.base.db import Database
 from jackpot.web.base.models_notify import notices
 from jackpot.web.matches import store
 from jackpot.web.play import seating
-from jackpot.web.play.match_sql import CHUNK, Driver
+from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.move_statements import CHUNK, MoveWrites, encode
 
 
 async def test_rows_written_raw_read_back_through_core(database_url: str) -> None:
@@ -59,14 +60,13 @@ async def test_rows_written_raw_read_back_through_core(database_url: str) -> Non
         }
         event = {"seq": row["version"] + 1, "type": "deadline", "seat": 0, "due_at": "x"}
         async with db.write() as conn:
-            ok = await conn.run_sync(
-                lambda c: Driver(c).save_move(mid, row["version"], values, [], [notice], [event])
-            )
+            sqlite = db.is_sqlite
+            writes = MoveWrites(mid, row["version"], values, notices=[notice], events=[event])
+            ok = await conn.run_sync(lambda c: Driver(c).save(encode(writes, sqlite)))
             assert ok
-            stale = await conn.run_sync(
-                lambda c: Driver(c).save_move(mid, row["version"], values, [], [], [])
-            )
-            assert not stale  # the version moved on
+            stale = MoveWrites(mid, row["version"], values)
+            again = await conn.run_sync(lambda c: Driver(c).save(encode(stale, sqlite)))
+            assert not again  # the version moved on
         async with db.read() as conn:
             after = dict(await store.match_row(conn, mid))
             assert after["due_at"] == due and after["result"] == {"places": [1, 2]}

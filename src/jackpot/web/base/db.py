@@ -92,10 +92,12 @@ class Database:
             writer: dict[str, Any] = {}
             reader: dict[str, Any] = {}
             if path is not None:
-                writer["async_creator"] = sqlite_inline.creator(str(path), commit_thread=True)
-                reader["async_creator"] = sqlite_inline.creator(str(path))
                 lock_path = path.with_name(path.name + "-writer.lock")
                 self._file_lock = FileLock(lock_path, BUSY_TIMEOUT)
+                writer["async_creator"] = sqlite_inline.creator(
+                    str(path), commit_thread=True, after_commit=self._file_lock.release
+                )
+                reader["async_creator"] = sqlite_inline.creator(str(path))
             self.writer = create_async_engine(url, pool_size=1, max_overflow=0, **writer)
             self.reader = create_async_engine(url, pool_size=4, max_overflow=4, **reader)
             _setup_sqlite(self.writer, writer=True)

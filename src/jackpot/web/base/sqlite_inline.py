@@ -107,12 +107,16 @@ class _RunNow:
 
 class InlineConnection:
     def __init__(
-        self, conn: sqlite3.Connection, commits: ThreadPoolExecutor | None = None
+        self,
+        conn: sqlite3.Connection,
+        commits: ThreadPoolExecutor | None = None,
+        after_commit: Callable[[], None] | None = None,
     ) -> None:
         self._conn = conn
         self._connection: sqlite3.Connection | None = conn
         self._tx = _RunNow()
         self._commits = commits
+        self._after_commit = after_commit
 
     @property
     def sqlite(self) -> sqlite3.Connection:
@@ -132,9 +136,14 @@ class InlineConnection:
 
     async def commit(self) -> None:
         if self._commits is None:
-            self._conn.commit()
+            self._commit()
         else:
-            await asyncio.get_running_loop().run_in_executor(self._commits, self._conn.commit)
+            await asyncio.get_running_loop().run_in_executor(self._commits, self._commit)
+
+    def _commit(self) -> None:
+        self._conn.commit()
+        if self._after_commit is not None:
+            self._after_commit()
 
     async def rollback(self) -> None:
         self._conn.rollback()
@@ -153,14 +162,20 @@ class InlineConnection:
             self._conn.close()
 
 
-def creator(path: str, commit_thread: bool = False) -> Callable[[], Any]:
+def creator(
+    path: str, commit_thread: bool = False, after_commit: Callable[[], None] | None = None
+) -> Callable[[], Any]:
     """An ``async_creator`` for ``create_async_engine`` opening ``path``;
-    ``commit_thread``: its connections commit on a thread of their own (the writer)."""
+    ``commit_thread``: its connections commit on a thread of their own (the writer);
+    ``after_commit`` runs right after each COMMIT, on that thread: the writer's
+    lock across processes is given back there, not a loop iteration later, when the
+    committing task resumes (the other processes' writers wait for it meanwhile)."""
     commits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit") if commit_thread else None
 
     async def connect() -> InlineConnection:
         # check_same_thread=False: commits run on their own thread, and the pool may
         # close a connection from the garbage collector's thread at interpreter exit.
-        return InlineConnection(sqlite3.connect(path, check_same_thread=False), commits)
+        conn = sqlite3.connect(path, check_same_thread=False)
+        return InlineConnection(conn, commits, after_commit)
 
     return connect

@@ -14,6 +14,7 @@ Core in the same transaction. Creating and joining are in seating.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -23,21 +24,21 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot import fair
 from jackpot.strategy.autoplay import AutoplayPrefs
 from jackpot.web.base.clock import iso, utcnow
+from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.matches.store import check_match_id, match_row, seat_rows
+from jackpot.web.play.live_matches import LiveEntry, live_matches_of
 from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.move_statements import Statements, encode
 from jackpot.web.play.seating import leave_waiting
 from jackpot.web.play.transaction import MoveTx, Outcome, rate_if_finished
 
+#: What a move does to the match: False when there is nothing to do.
+Step = Callable[[MoveTx], bool | None]
 
-async def throw(
-    conn: AsyncConnection,
-    actor: Actor,
-    match_id: str,
-    dice_count: int | None,
-    now: datetime | None = None,
-) -> Outcome:
+
+def throw_step(actor: Actor, dice_count: int | None) -> Step:
     count = 2 if dice_count is None else dice_count
 
     def step(tx: MoveTx) -> None:
@@ -48,7 +49,27 @@ async def throw(
         dice = fair.throw_dice(row["server_seed"], row["client_seed"], tx.match.throws, count)
         tx.apply(lambda mm: mm.throw(seat, dice), by=seat)
 
-    return _required(await _move(conn, match_id, now, step, actor=actor))
+    return step
+
+
+def cover_step(actor: Actor, tiles: Sequence[int]) -> Step:
+    def step(tx: MoveTx) -> None:
+        seat = tx.seat_of(actor)
+        if len(set(tiles)) != len(tiles):
+            raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
+        tx.apply(lambda mm: mm.cover(seat, tiles), by=seat)
+
+    return step
+
+
+async def throw(
+    conn: AsyncConnection,
+    actor: Actor,
+    match_id: str,
+    dice_count: int | None,
+    now: datetime | None = None,
+) -> Outcome:
+    return _required(await _move(conn, match_id, now, throw_step(actor, dice_count), actor=actor))
 
 
 async def cover(
@@ -58,13 +79,52 @@ async def cover(
     tiles: Sequence[int],
     now: datetime | None = None,
 ) -> Outcome:
-    def step(tx: MoveTx) -> None:
-        seat = tx.seat_of(actor)
-        if len(set(tiles)) != len(tiles):
-            raise invalid("each tile may be covered once: the list repeats a tile", "not_on_offer")
-        tx.apply(lambda mm: mm.cover(seat, tiles), by=seat)
+    return _required(await _move(conn, match_id, now, cover_step(actor, tiles), actor=actor))
 
-    return _required(await _move(conn, match_id, now, step, actor=actor))
+
+@dataclass
+class Prepared:
+    """A player's move worked out before its transaction (``prepare``)."""
+
+    #: The match as this process kept it, which the move was worked out from.
+    entry: LiveEntry
+    tx: MoveTx
+    statements: Statements
+
+
+def prepare(db: Database, actor: Actor, match_id: str, step: Step) -> Prepared | None:
+    """``step`` and the bots' answers worked out from the match as this process keeps
+    it (LiveMatches), outside the write transaction: on SQLite every process's writes
+    take turns, and the move's own Python then no longer holds up the others'.
+    None when only the transaction can say (the match not kept here or not trusted,
+    a deadline passed, a refusal: the state kept here may be behind the database's).
+    ``play`` saves it if the match is still as it was, and works the move out again
+    in the transaction if not."""
+    live = live_matches_of(db.writer.sync_engine)
+    entry = live.entries.get(match_id)
+    if entry is None or not live.trusted:
+        return None
+    when = utcnow()
+    _version, row, seats, m, quiet = entry
+    due = row["due_at"]
+    if due is not None and due <= when:
+        return None
+    tx = MoveTx(row, seats, m, when, quiet)
+    try:
+        if step(tx) is False:
+            return None
+        tx.run_bots()
+    except ApiError:
+        return None
+    return Prepared(entry, tx, encode(tx.plan(), db.is_sqlite))
+
+
+async def play(
+    conn: AsyncConnection, actor: Actor, match_id: str, step: Step, prepared: Prepared | None
+) -> Outcome:
+    """A player's throw or cover in the write transaction: ``prepared`` if it still
+    holds, else worked out here."""
+    return _required(await _move(conn, match_id, None, step, actor=actor, prepared=prepared))
 
 
 async def resign(
@@ -153,10 +213,11 @@ async def _move(
     conn: AsyncConnection,
     match_id: str,
     now: datetime | None,
-    step: Callable[[MoveTx], bool | None],
+    step: Step,
     lock_version: int | None = None,
     waiting_ok: bool = False,
     actor: Actor | None = None,
+    prepared: Prepared | None = None,
 ) -> Outcome | None:
     """Load the match under its lock, let ``step`` move (False: nothing to do),
     let bots answer, write it all back; one synchronous call on the driver.
@@ -168,6 +229,15 @@ async def _move(
 
     def work(sync_conn: Connection) -> MoveTx | None:
         db = Driver(sync_conn)
+        if prepared is not None and db.claim(match_id, prepared.entry):
+            if db.save(prepared.statements):
+                prepared.tx.remember(db)
+                return prepared.tx
+            if db.wrote:
+                # PostgreSQL wrote in the statement whose UPDATE found the version
+                # moved: the batch rolls back, and this move runs again alone, where
+                # the entry is claimed no more and the match is loaded.
+                raise conflict("the match changed meanwhile; reload and try again", "retry")
         # A timeout's expected version comes from the database: compare it with the row.
         loaded = db.load_live(match_id, lock=True, trust=lock_version is None)
         if loaded is None:

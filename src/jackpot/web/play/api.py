@@ -187,10 +187,14 @@ async def commit_move(
     WebSocket): the action in a group-committed transaction, its events published
     after the commit; the rows it wrote, to answer from."""
 
+    if isinstance(body, CoverBody):
+        step = actions.cover_step(actor, body.tiles)
+    else:
+        step = actions.throw_step(actor, body.dice if body else None)
+    prepared = actions.prepare(db, actor, match_id, step)
+
     async def action(conn: AsyncConnection) -> Outcome:
-        if isinstance(body, CoverBody):
-            return await actions.cover(conn, actor, match_id, body.tiles)
-        return await actions.throw(conn, actor, match_id, body.dice if body else None)
+        return await actions.play(conn, actor, match_id, step, prepared)
 
     out = await db.moves.run(action)
     await bus.publish(out.match_id, out.events)

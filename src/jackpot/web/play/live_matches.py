@@ -20,6 +20,8 @@ from jackpot.web.base import models as t
 from jackpot.web.base.bus import EventBus
 
 Row = dict[str, Any]
+#: A match as committed: its version, row, seats, engine state, and quiet seats.
+LiveEntry = tuple[int, Row, list[Row], Match, frozenset[int]]
 
 
 class LiveMatches:
@@ -46,7 +48,7 @@ class LiveMatches:
     MAX_ENTRIES = 10_000
 
     def __init__(self) -> None:
-        self.entries: dict[str, tuple[int, Row, list[Row], Match, frozenset[int]]] = {}
+        self.entries: dict[str, LiveEntry] = {}
         self.trusted = False
 
     def put(self, row: Row, seats: list[Row], match: Match, quiet: frozenset[int]) -> None:

@@ -41,7 +41,8 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.notify.notices import due_notices
-from jackpot.web.play.match_sql import Driver, Row
+from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.move_statements import MoveWrites, Row, encode
 from jackpot.web.players.ratings import match_finished
 
 
@@ -119,6 +120,8 @@ class MoveTx:
         #: The seat of the person who moved themselves in this action, if one did.
         self.mover: int | None = None
         self.new_row: Row | None = None
+        #: ``quiet`` once saved (``plan``).
+        self.quiet_after: frozenset[int] = quiet
         self.refusal: ApiError | None = None
 
     def outcome(self) -> Outcome:
@@ -220,39 +223,42 @@ class MoveTx:
     def save(self, db: Driver) -> None:
         """Write everything the moves did, if nobody moved the match on meanwhile
         (409 otherwise, and the transaction rolls back)."""
-        records, record_len = self._record(db)
+        if not db.save(encode(self.plan(), db.sqlite)):
+            raise conflict("the match changed meanwhile; reload and try again", "retry")
+        self.remember(db)
+
+    def remember(self, db: Driver) -> None:
+        """Once saved: the match as written, for LiveMatches after the commit."""
+        assert self.new_row is not None
+        db.remember(self.new_row, self.seat_rows, self.match, self.quiet_after)
+
+    def plan(self) -> MoveWrites:
+        """The rows that keep what the moves did, once, with no database: so a move
+        can be worked out before its write transaction (actions.prepare) and hold
+        SQLite's one writer only for its statements."""
+        new_rows, late_covers, record_len = self._record_rows()
         due_at = self._due_at()
         self._announce_deadline(due_at)
         quiet = set(self.quiet)
+        drop_turn = None
         if self.mover is not None and self.mover not in quiet:
             # They are here: a turn mail not sent yet would be no news to them. (After
             # their first move of a turn there is none: a statement a move saved.)
-            db.drop_pending_turn(self.row["id"], self.mover)
+            drop_turn = self.mover
             quiet.add(self.mover)
-        notices = self._notices(db, due_at)
+        replaces_reminder, notices = self._notices(due_at)
         quiet.difference_update(n["seat"] for n in notices if n["kind"] == "turn")
         values = self._row_values(self._number_events(), record_len, due_at)
-        if self.autoplay_changed is not None:
-            db.set_autoplay(self.row["id"], *self.autoplay_changed)
         if self.acted is not None:
-            db.set_acted(self.row["id"], self.acted)
             self.seat_rows = [
                 {**s, "acted": True} if s["seat"] == self.acted else s for s in self.seat_rows
             ]
-        # Last: the small writes above ride in its statement on PostgreSQL.
-        if not db.save_move(self.row["id"], self.row["version"], values, records, notices,
-                            self.live):
-            raise conflict("the match changed meanwhile; reload and try again", "retry")
         self.new_row = {**self.row, **values}
-        db.remember(self.new_row, self.seat_rows, self.match, frozenset(quiet))
-
-    def _record(self, db: Driver) -> tuple[list[Row], int]:
-        """The record's new rows and its new length; a cover of a throw stored by an
-        earlier action is written now."""
-        new_rows, late_covers, record_len = self._record_rows()
-        for n, text in late_covers:
-            db.set_cover(self.row["id"], n, text)
-        return new_rows, record_len
+        self.quiet_after = frozenset(quiet)
+        return MoveWrites(
+            self.row["id"], self.row["version"], values, new_rows, late_covers, notices,
+            replaces_reminder, drop_turn, self.autoplay_changed, self.acted, self.live,
+        )
 
     def _record_rows(self) -> tuple[list[Row], list[tuple[int, str]], int]:
         """The record rows to add (throws, cover filled in when chosen, and outs, in
@@ -323,25 +329,18 @@ class MoveTx:
             {"type": "deadline", "seat": None if turn is None else turn.seat, "due_at": iso(due_at)}
         )
 
-    def _notices(self, db: Driver, due_at: datetime | None) -> list[Row]:
+    def _notices(self, due_at: datetime | None) -> tuple[bool, list[Row]]:
         """When a new throw is due from a person: the mail it may need, noted in this
-        transaction (notify/ sends it later, from the sweeper)."""
+        transaction (notify/ sends it later, from the sweeper); True when the last
+        one is a reminder replacing the match's pending one."""
         if due_at is None or due_at == self.row["due_at"]:
-            return []
+            return False, []
         turn = self.match.turn
         became_turn = turn is not None and (
             self.row["turn_seat"] != turn.seat
             or any(isinstance(ev, TurnStarted) for ev in self.engine_events)
         )
-        drop_reminder, notices = due_notices(
-            self.row, self.seat_rows, self.match, due_at, became_turn, self.now
-        )
-        if drop_reminder:
-            reminder = notices[-1]  # due_notices puts it last
-            if db.move_pending_reminder(reminder):
-                return notices[:-1]
-            db.drop_pending_reminder(self.row["id"])
-        return notices
+        return due_notices(self.row, self.seat_rows, self.match, due_at, became_turn, self.now)
 
     def _number_events(self) -> int:
         """Number the live events on from the match's version; the last is its new one."""
