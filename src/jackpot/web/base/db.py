@@ -34,6 +34,7 @@ from jackpot.web.base.file_lock import FileLock
 from jackpot.web.base.group_commit import AFTER_COMMIT, GroupCommit
 from jackpot.web.base.identity import DIRTY, ActorCache
 from jackpot.web.base.migrate import upgrade_connection
+from jackpot.web.base.sqlite_checkpoint import MAX_WAL_PAGES, Checkpointer
 
 #: PostgreSQL advisory lock key held while migrating (any constant unique to this app).
 MIGRATION_LOCK = 0x6A61636B706F74
@@ -60,6 +61,9 @@ def _setup_sqlite(engine: AsyncEngine, *, writer: bool) -> None:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+        if writer:
+            # Checkpoints are the Checkpointer's; a COMMIT makes one only past this.
+            cur.execute(f"PRAGMA wal_autocheckpoint={MAX_WAL_PAGES}")
         cur.close()
 
     begin = "BEGIN IMMEDIATE" if writer else "BEGIN"
@@ -83,6 +87,8 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         #: SQLite's writer lock as other processes on the file see it (file_lock.py).
         self._file_lock: FileLock | None = None
+        #: WAL checkpoints off the writers' COMMITs (sqlite_checkpoint.py).
+        self._checkpointer: Checkpointer | None = None
         if self.is_sqlite:
             path = _sqlite_path(url)
             if path is not None:
@@ -98,6 +104,7 @@ class Database:
                     str(path), commit_thread=True, after_commit=self._file_lock.release
                 )
                 reader["async_creator"] = sqlite_inline.creator(str(path))
+                self._checkpointer = Checkpointer(str(path))
             self.writer = create_async_engine(url, pool_size=1, max_overflow=0, **writer)
             self.reader = create_async_engine(url, pool_size=4, max_overflow=4, **reader)
             _setup_sqlite(self.writer, writer=True)
@@ -179,6 +186,9 @@ class Database:
         await self.writer.dispose()
         if self._file_lock is not None:
             self._file_lock.close()
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
         if self.reader is not self.writer:
             await self.reader.dispose()
 
