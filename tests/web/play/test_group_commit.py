@@ -73,7 +73,9 @@ async def test_a_failure_after_writing_reruns_each_move_alone(
         raise conflict("changed meanwhile", "retry")
 
     async def throw(conn: AsyncConnection) -> Any:
-        return await actions.throw(conn, actor, ids[0], None)
+        return await actions.play(
+            conn, actor, ids[0], actions.throw_step(actor, None), None
+        )
 
     done = await asyncio.gather(
         db.moves.run(throw), db.moves.run(writes_then_refuses), return_exceptions=True

@@ -116,7 +116,7 @@ async def test_a_rolled_back_move_is_not_kept(app: Any, client: httpx.AsyncClien
     actor = Actor(actor_state["id"], actor_state["name"], False)
     try:
         async with db.write() as conn:
-            await actions.throw(conn, actor, mid, None)
+            await actions.play(conn, actor, mid, actions.throw_step(actor, None), None)
             raise Boom
     except Boom:
         pass

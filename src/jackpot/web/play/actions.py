@@ -32,7 +32,7 @@ from jackpot.web.play.live_matches import LiveEntry, live_matches_of
 from jackpot.web.play.match_sql import Driver
 from jackpot.web.play.move_statements import Statements, encode
 from jackpot.web.play.seating import leave_waiting
-from jackpot.web.play.transaction import MoveTx, Outcome, rate_if_finished
+from jackpot.web.play.transaction import MoveTx, Outcome, changed_meanwhile, rate_if_finished
 
 #: What a move does to the match: False when there is nothing to do.
 Step = Callable[[MoveTx], bool | None]
@@ -60,26 +60,6 @@ def cover_step(actor: Actor, tiles: Sequence[int]) -> Step:
         tx.apply(lambda mm: mm.cover(seat, tiles), by=seat)
 
     return step
-
-
-async def throw(
-    conn: AsyncConnection,
-    actor: Actor,
-    match_id: str,
-    dice_count: int | None,
-    now: datetime | None = None,
-) -> Outcome:
-    return _required(await _move(conn, match_id, now, throw_step(actor, dice_count), actor=actor))
-
-
-async def cover(
-    conn: AsyncConnection,
-    actor: Actor,
-    match_id: str,
-    tiles: Sequence[int],
-    now: datetime | None = None,
-) -> Outcome:
-    return _required(await _move(conn, match_id, now, cover_step(actor, tiles), actor=actor))
 
 
 @dataclass
@@ -237,7 +217,7 @@ async def _move(
                 # PostgreSQL wrote in the statement whose UPDATE found the version
                 # moved: the batch rolls back, and this move runs again alone, where
                 # the entry is claimed no more and the match is loaded.
-                raise conflict("the match changed meanwhile; reload and try again", "retry")
+                raise changed_meanwhile()
         # A timeout's expected version comes from the database: compare it with the row.
         loaded = db.load_live(match_id, lock=True, trust=lock_version is None)
         if loaded is None:

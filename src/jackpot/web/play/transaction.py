@@ -87,6 +87,11 @@ def load_match(db: Driver, match_id: str, lock: bool) -> tuple[Row, list[Row]]:
     return loaded
 
 
+def changed_meanwhile() -> ApiError:
+    """Another writer moved the match on since it was loaded (or kept)."""
+    return conflict("the match changed meanwhile; reload and try again", "retry")
+
+
 async def rate_if_finished(conn: AsyncConnection, tx: MoveTx) -> None:
     """Ratings and per-seat figures change in the same transaction as the end of the
     match, so they can never disagree with it (through Core: the end is rare)."""
@@ -224,7 +229,7 @@ class MoveTx:
         """Write everything the moves did, if nobody moved the match on meanwhile
         (409 otherwise, and the transaction rolls back)."""
         if not db.save(encode(self.plan(), db.sqlite)):
-            raise conflict("the match changed meanwhile; reload and try again", "retry")
+            raise changed_meanwhile()
         self.remember(db)
 
     def remember(self, db: Driver) -> None:
