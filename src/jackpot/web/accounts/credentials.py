@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import Request
@@ -84,10 +84,13 @@ def check_email(email: str) -> str:
 
 
 async def new_credential(
-    conn: AsyncConnection, user_id: int, kind: str, days: int | None, label: str | None = None
+    conn: AsyncConnection, user_id: int, kind: str, days: int | None, label: str | None = None,
+    now: datetime | None = None,
 ) -> str:
+    """``now``: when the caller says it was made, so an expiry it reports is the one
+    stored (computed from a second clock reading, it could fall a second later)."""
     token = secrets.token_urlsafe(32)
-    now = utcnow()
+    now = now or utcnow()
     await conn.execute(
         insert(t.credentials).values(
             token_hash=token_hash(token),

@@ -77,15 +77,16 @@ async def new_token(body: NewToken, request: Request) -> dict[str, Any]:
     signed-in session and your current password; shown this once only."""
     actor = await require_session(request)
     await signin.check_current_password(request, actor, body.password)
+    now = utcnow()
     async with db_of(request).write() as conn:
         token = await credentials.new_credential(
-            conn, actor.user_id, "token", body.days, body.label
+            conn, actor.user_id, "token", body.days, body.label, now
         )
     return {
         "token": token,
         "type": "bearer",
         "id": _id(token_hash(token)),
-        "expires": iso(utcnow() + timedelta(days=body.days)),
+        "expires": iso(now + timedelta(days=body.days)),
     }
 
 
