@@ -121,3 +121,22 @@ async def test_a_second_writer_on_the_file_waits_without_stopping_the_loop(
     finally:
         await first.dispose()
         await second.dispose()
+
+
+async def test_closing_a_lock_held_lets_its_own_given_up_wait_end(tmp_path: Path) -> None:
+    """A wait given up leaves its thread waiting; should this lock then be taken on
+    the loop before that thread saw it free, the thread waits for this very lock.
+    Closing the lock gives it back, so the thread ends (else the loop's shutdown
+    would wait for it for ever)."""
+    for _ in range(20):  # who is first, the thread or the loop, is up to the kernel
+        holder, late = FileLock(tmp_path / "w.lock", 5), FileLock(tmp_path / "w.lock", 0.02)
+        await holder.acquire()
+        with pytest.raises(sqlite3.OperationalError):
+            await late.acquire()
+        holder.release()
+        await asyncio.wait_for(late.acquire(), 2)
+        waiting = late._waiting
+        assert waiting is not None
+        late.close()
+        await asyncio.wait_for(asyncio.shield(waiting), 2)
+        holder.close()

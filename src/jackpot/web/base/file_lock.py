@@ -86,7 +86,11 @@ class FileLock:
         self.release()
 
     def close(self) -> None:
-        """Let go of the file (and so of the lock), once no thread waits on it."""
+        """Give the lock back, and let go of the file once no thread waits on it.
+        Given back first: a wait this lock gave up may still be running on a thread
+        and, the lock taken on the loop since, be waiting for this very lock (the
+        loop's shutdown would wait for that thread for ever)."""
+        self.release()
         if self._fd >= 0 and (self._waiting is None or self._waiting.done()):
             for fd in (self._fd, self._wait_fd):
                 with contextlib.suppress(OSError):
