@@ -109,3 +109,53 @@ async def test_a_resignation_that_leaves_only_bots_writes_their_whole_match(
         # The live events this one transaction wrote (their seq numbers are gapless).
         biggest = max(biggest, r.json()["seq"] - seq_before)
     assert biggest > CHUNK  # more rows than one INSERT takes
+
+
+async def test_a_save_worked_out_from_an_outdated_match_is_never_kept(database_url: str) -> None:
+    """``save(later=True)``, a move worked out before its transaction: on PostgreSQL
+    its statement is deferred (base/deferred.py) and, the version moved on, fails
+    when sent, with its transaction; on SQLite nothing was written and it says so.
+    Either way none of its rows is kept; at the right version they all are."""
+    db = Database(database_url)
+    await db.upgrade()
+    try:
+        async with db.write() as conn:
+            guest, _token = await create_guest(conn)
+            out = await seating.create_match(
+                conn, guest, variant="jackpot", seats=2, bots_count=1, deadline_seconds=3600,
+                client_seed="ab", private=False, min_deadline=60, max_active=None,
+                now=datetime(2026, 11, 30, 6, 0, 0, 0, tzinfo=UTC),
+            )
+        mid = out.match_id
+        async with db.read() as conn:
+            row = dict(await store.match_row(conn, mid))
+
+        def writes(version: int) -> MoveWrites:
+            seq = row["version"] + 1
+            event = {"seq": seq, "type": "deadline", "seat": 0, "due_at": "x"}
+            values = {"state": row["state"], "version": seq}
+            return MoveWrites(mid, version, values, events=[event])
+
+        async def events() -> list[int]:
+            async with db.read() as conn:
+                found = await conn.execute(
+                    select(t.match_events.c.seq).where(t.match_events.c.match_id == mid)
+                )
+                return list(found.scalars())
+
+        before = await events()
+        stale = encode(writes(row["version"] - 1), db.is_sqlite)
+        saved = None
+        try:
+            async with db.write() as conn:
+                saved = await conn.run_sync(lambda c: Driver(c).save(stale, later=True))
+                assert saved is not db.is_sqlite  # PostgreSQL knows only when it is sent
+        except Exception as exc:
+            assert not db.is_sqlite and "division by zero" in str(exc)
+        assert saved is not None and await events() == before
+        fresh = encode(writes(row["version"]), db.is_sqlite)
+        async with db.write() as conn:
+            assert await conn.run_sync(lambda c: Driver(c).save(fresh, later=True))
+        assert await events() == [*before, row["version"] + 1]
+    finally:
+        await db.dispose()

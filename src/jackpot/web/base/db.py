@@ -30,6 +30,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from jackpot.web.base import sqlite_inline
+from jackpot.web.base.deferred import DEFERRED, send_before_core, send_deferred
 from jackpot.web.base.file_lock import FileLock
 from jackpot.web.base.group_commit import AFTER_COMMIT, GroupCommit
 from jackpot.web.base.identity import DIRTY, ActorCache
@@ -112,6 +113,7 @@ class Database:
         else:
             self.writer = create_async_engine(url, pool_size=10, max_overflow=10)
             self.reader = self.writer
+        send_before_core(self.writer)
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._writer_conn: AsyncConnection | None = None
         #: Throws and covers: those arriving together share a transaction.
@@ -125,7 +127,8 @@ class Database:
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
         """One transaction on the writer; committed on leaving, rolled back on error.
-        What the transaction put in ``info[AFTER_COMMIT]`` runs once it committed."""
+        What it deferred (deferred.py) is sent before the COMMIT; what it put in
+        ``info[AFTER_COMMIT]`` runs once it committed."""
         info: dict[Any, Any] = {}
         try:
             if self._write_lock is None:
@@ -133,6 +136,8 @@ class Database:
                     info = conn.sync_connection.info  # type: ignore[union-attr]
                     info.pop(AFTER_COMMIT, None)
                     yield conn
+                    if DEFERRED in info:
+                        await conn.run_sync(send_deferred)
             else:
                 async with self._write_lock:
                     conn = await self._sqlite_writer()
@@ -140,10 +145,13 @@ class Database:
                         info = conn.sync_connection.info  # type: ignore[union-attr]
                         info.pop(AFTER_COMMIT, None)
                         yield conn
+                        if DEFERRED in info:
+                            await conn.run_sync(send_deferred)
             for hook in info.pop(AFTER_COMMIT, ()):
                 hook()
         finally:
             info.pop(AFTER_COMMIT, None)
+            info.pop(DEFERRED, None)  # rolled back: nothing of it is sent
             # A transaction that changed users or credentials has now ended: forget
             # what readers may have cached from the rows it replaced.
             if info.pop(DIRTY, False):

@@ -210,13 +210,14 @@ async def _move(
     def work(sync_conn: Connection) -> MoveTx | None:
         db = Driver(sync_conn)
         if prepared is not None and db.claim(match_id, prepared.entry):
-            if db.save(prepared.statements):
+            if db.save(prepared.statements, later=True):
                 prepared.tx.remember(db)
                 return prepared.tx
             if db.wrote:
                 # PostgreSQL wrote in the statement whose UPDATE found the version
                 # moved: the batch rolls back, and this move runs again alone, where
-                # the entry is claimed no more and the match is loaded.
+                # the entry is claimed no more and the match is loaded. (Deferred
+                # there, the save fails when sent, to the same end.)
                 raise changed_meanwhile()
         # A timeout's expected version comes from the database: compare it with the row.
         loaded = db.load_live(match_id, lock=True, trust=lock_version is None)

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from jackpot.engine import Match
+from jackpot.web.base.deferred import DEFERRED, defer, send_deferred
 from jackpot.web.base.group_commit import AFTER_COMMIT, WROTE
 from jackpot.web.base.sqlite_inline import InlineConnection
 from jackpot.web.play.live_matches import LiveEntry, live_matches_of
@@ -41,6 +42,7 @@ class Driver:
         #: Raised as soon as a row is written (group_commit.py: a refusal after
         #: that must roll the whole batch back).
         self._info = conn.info
+        self.conn = conn
         self._live = live_matches_of(conn.engine)
         dbapi: Any = conn.connection.dbapi_connection
         self.d = SQLITE if conn.dialect.name == "sqlite" else POSTGRES
@@ -50,6 +52,8 @@ class Driver:
             self._db = driver.sqlite
 
     def _run(self, sql: str, params: Sequence[Any]) -> Any:
+        if DEFERRED in self._info:
+            send_deferred(self.conn)  # whatever this reads or writes comes after them
         cur = self._db.cursor()
         cur.execute(sql, params)
         return cur
@@ -130,15 +134,18 @@ class Driver:
         del entries[match_id]
         return True
 
-    def save(self, s: Statements) -> bool:
+    def save(self, s: Statements, later: bool = False) -> bool:
         """Write a move's statements if the match is still at the version they were
         computed from; False if another writer moved it on. On SQLite the match's
         conditional UPDATE goes first, so then nothing was written and the caller may
         compute the move again in the same transaction; on PostgreSQL (``wrote``)
-        the rows rode in the same statement and the transaction must roll back."""
+        the rows rode in the same statement and the transaction must roll back.
+        ``later`` (a move worked out before its transaction): on PostgreSQL the
+        statement is deferred (deferred.py) and True is returned at once; should
+        the version not match, it fails when sent, and the transaction with it."""
         d = self.d
         if not d.sqlite:
-            return self._save_postgres(s)
+            return self._save_postgres(s, later)
         cur = self._run(d.update_match(s.columns), s.update)
         done = cur.rowcount == 1
         cur.close()
@@ -161,9 +168,10 @@ class Driver:
         self._insert("match_events", s.events)
         return True
 
-    def _save_postgres(self, s: Statements) -> bool:
+    def _save_postgres(self, s: Statements, later: bool) -> bool:
         """The small writes and the INSERTs ride in the match's UPDATE (one round
-        trip), unless the move is too big for one statement."""
+        trip, or none of its own when deferred), unless the move is too big for one
+        statement."""
         self._info[WROTE] = True
         d = self.d
         small = s.small
@@ -171,10 +179,13 @@ class Driver:
         if len(rows) + len(small) <= CHUNK:
             sql = d.save_in_one(
                 s.columns, len(s.records), len(s.notices), len(s.events),
-                tuple(text for text, _params in small),
+                tuple(text for text, _params in small), checked=later,
             )
             params = [v for _text, ps in small for v in ps]
             params += [v for row in rows for v in row]
+            if later:
+                defer(self._info, sql, [*params, *s.update])
+                return True
             cur = self._run(sql, [*params, *s.update])
             done = cur.rowcount == 1
             cur.close()

@@ -136,14 +136,16 @@ class Dialect:
         return self._memo[key]
 
     def save_in_one(self, columns: tuple[str, ...], records: int, notices: int,
-                    events: int, writes: tuple[str, ...] = ()) -> str:
+                    events: int, writes: tuple[str, ...] = (), checked: bool = False) -> str:
         """PostgreSQL: a move's small ``writes`` and its INSERTs as data-modifying
         WITH clauses of the match's conditional UPDATE, one round trip. The UPDATE's
         row count still says whether the version matched (a mismatch rolls the
-        whole transaction back). The clauses all see the rows as they were before
-        the statement, which is what each of them means: the reminder deleted is
-        the one pending before, not the one inserted beside it."""
-        key = ("save", columns, records, notices, events, writes)
+        whole transaction back); ``checked``: the statement itself fails then
+        (a division by the count of rows updated), for a caller that does not wait
+        for its row count (deferred.py). The clauses all see the rows as they were
+        before the statement, which is what each of them means: the reminder
+        deleted is the one pending before, not the one inserted beside it."""
+        key = ("save", columns, records, notices, events, writes, checked)
         if key not in self._memo:
             inserts = list(writes) + [
                 self._insert_text(table, rows)
@@ -152,8 +154,11 @@ class Dialect:
                 )
                 if rows
             ]
-            ctes = ", ".join(f"w{i} AS ({text})" for i, text in enumerate(inserts))
             update = self._update_text(columns)
+            if checked:
+                inserts.append(f"{update} RETURNING 1")
+                update = f"SELECT 1 / count(*) FROM w{len(inserts) - 1}"
+            ctes = ", ".join(f"w{i} AS ({text})" for i, text in enumerate(inserts))
             self._memo[key] = self._to_sql(f"WITH {ctes} {update}" if ctes else update)
         return self._memo[key]
 

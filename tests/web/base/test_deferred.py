@@ -1,0 +1,80 @@
+"""Deferred statements (base/deferred.py): sent before the COMMIT and before any other
+statement of their transaction, never when it rolls back, and failing it when they fail.
+
+On both databases (PostgreSQL with JACKPOT_TEST_DATABASE_URL); the moves that defer
+their saves are in tests/web/play/test_live_matches.py."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from jackpot.web.base.db import Database
+from jackpot.web.base.deferred import DEFERRED, defer
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = Database(database_url)
+    async with database.write() as conn:
+        await conn.execute(text("CREATE TABLE scratch (k VARCHAR(20) PRIMARY KEY, v INTEGER)"))
+    yield database
+    await database.dispose()
+
+
+def _insert(db: Database) -> str:
+    return "INSERT INTO scratch (k, v) VALUES " + ("(?, ?)" if db.is_sqlite else "($1, $2)")
+
+
+def _info(conn: Any) -> dict[Any, Any]:
+    info: dict[Any, Any] = conn.sync_connection.info
+    return info
+
+
+async def _rows(db: Database) -> list[tuple[str, int]]:
+    async with db.read() as conn:
+        return [(r.k, r.v) for r in await conn.execute(text("SELECT k, v FROM scratch ORDER BY k"))]
+
+
+async def test_deferred_statements_are_sent_before_the_commit(db: Database) -> None:
+    async with db.write() as conn:
+        for k, v in (("a", 1), ("b", 2), ("c", 3)):
+            defer(_info(conn), _insert(db), [k, v])  # one text: one executemany
+        defer(_info(conn), "UPDATE scratch SET v = 20 WHERE k = 'b'", [])
+        assert len(_info(conn)[DEFERRED]) == 4  # nothing sent yet
+    assert await _rows(db) == [("a", 1), ("b", 20), ("c", 3)]
+
+
+async def test_a_statement_of_the_same_transaction_sees_them(db: Database) -> None:
+    async with db.write() as conn:
+        defer(_info(conn), _insert(db), ["a", 1])
+        seen = (await conn.execute(text("SELECT count(*) FROM scratch"))).scalar_one()
+        assert seen == 1 and DEFERRED not in _info(conn)
+
+
+async def test_a_transaction_that_rolls_back_sends_none_of_them(db: Database) -> None:
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom):
+        async with db.write() as conn:
+            defer(_info(conn), _insert(db), ["a", 1])
+            raise Boom
+    # The next transaction on the writer does not inherit them either.
+    async with db.write() as conn:
+        assert DEFERRED not in _info(conn)
+        await conn.execute(text("INSERT INTO scratch (k, v) VALUES ('z', 26)"))
+    assert await _rows(db) == [("z", 26)]
+
+
+async def test_one_that_fails_fails_its_transaction(db: Database) -> None:
+    """As a move's save whose match moved on: the whole transaction is rolled back."""
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        async with db.write() as conn:
+            await conn.execute(text("INSERT INTO scratch (k, v) VALUES ('kept?', 0)"))
+            defer(_info(conn), _insert(db), ["a", 1])
+            defer(_info(conn), _insert(db), ["a", 2])
+    assert await _rows(db) == []
