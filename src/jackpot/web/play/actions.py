@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
@@ -29,7 +28,7 @@ from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid, not_
 from jackpot.web.base.identity import Actor
 from jackpot.web.matches.store import check_match_id, match_row, seat_rows
 from jackpot.web.play.live_matches import LiveEntry, live_matches_of
-from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.match_sql import Driver, on_driver
 from jackpot.web.play.move_statements import Statements, encode
 from jackpot.web.play.seating import leave_waiting
 from jackpot.web.play.transaction import MoveTx, Outcome, changed_meanwhile, rate_if_finished
@@ -207,8 +206,7 @@ async def _move(
     check_match_id(match_id)
     when = now or utcnow()
 
-    def work(sync_conn: Connection) -> MoveTx | None:
-        db = Driver(sync_conn)
+    def work(db: Driver) -> MoveTx | None:
         if prepared is not None and db.claim(match_id, prepared.entry):
             if db.save(prepared.statements, later=True):
                 prepared.tx.remember(db)
@@ -241,7 +239,7 @@ async def _move(
         return tx
 
     try:
-        tx = await conn.run_sync(work)
+        tx = await on_driver(conn, work)
     except _NotStarted:
         if waiting_ok:
             raise

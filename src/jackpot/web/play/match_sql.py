@@ -17,10 +17,11 @@ Listeners on the engines do not see these statements; none of them touches
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Match
 from jackpot.web.base.deferred import DEFERRED, defer, send_deferred
@@ -29,13 +30,34 @@ from jackpot.web.base.sqlite_inline import InlineConnection
 from jackpot.web.play.live_matches import LiveEntry, live_matches_of
 from jackpot.web.play.move_statements import CHUNK, POSTGRES, SQLITE, Row, Statements
 
+T = TypeVar("T")
+#: Key in a connection's ``info``: its Driver (``on_driver``).
+DRIVER = "jackpot.driver"
+
+
+async def on_driver(conn: AsyncConnection, work: Callable[[Driver], T]) -> T:
+    """``work`` with the transaction's Driver, kept with the connection (it only
+    holds what the connection says of itself). On a SQLite file ``work`` is called
+    straight: no call of its ever waits (sqlite_inline.py), and the greenlet that
+    ``run_sync`` starts for each call cost more than a move's statements there.
+    Elsewhere through ``run_sync``, where asyncpg's adapter awaits."""
+    sync = conn.sync_connection
+    assert sync is not None
+    db: Driver | None = sync.info.get(DRIVER)
+    if db is None or db.conn is not sync:
+        db = sync.info[DRIVER] = Driver(sync)
+    if db.inline:
+        return work(db)
+    found = db
+    return await conn.run_sync(lambda _sync: work(found))
+
 
 class Driver:
     """A write transaction's driver connection, for the statements of a move.
 
-    Made inside ``AsyncConnection.run_sync``: on PostgreSQL the driver's adapter
+    Used inside ``AsyncConnection.run_sync``: on PostgreSQL the driver's adapter
     awaits asyncpg from there. A SQLite file opened by ``sqlite_inline`` is
-    called directly, without the adapter.
+    called directly, without the adapter (``inline``).
     """
 
     def __init__(self, conn: Connection) -> None:
@@ -48,6 +70,7 @@ class Driver:
         self.d = SQLITE if conn.dialect.name == "sqlite" else POSTGRES
         driver = conn.connection.driver_connection
         self._db: Any = dbapi
+        self.inline = isinstance(driver, InlineConnection)
         if isinstance(driver, InlineConnection):
             self._db = driver.sqlite
 

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import case, insert, select, update
-from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
@@ -30,7 +29,7 @@ from jackpot.web.base.settings import (
 )
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import autoplay_of
-from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.match_sql import Driver, on_driver
 from jackpot.web.play.transaction import MoveTx, Outcome, load_match, rate_if_finished
 
 MAX_SEATS = 4
@@ -232,8 +231,7 @@ async def _start(conn: AsyncConnection, match_id: str, now: datetime, out: Outco
     )
     m = Match.new(Variant(row["variant"]), row["seat_count"])
 
-    def first_turn(sync_conn: Connection) -> MoveTx:
-        db = Driver(sync_conn)
+    def first_turn(db: Driver) -> MoveTx:
         tx = MoveTx(*load_match(db, match_id, lock=False), m, now)
         tx.live.append(
             {
@@ -248,7 +246,7 @@ async def _start(conn: AsyncConnection, match_id: str, now: datetime, out: Outco
         tx.save(db)
         return tx
 
-    tx = await conn.run_sync(first_turn)
+    tx = await on_driver(conn, first_turn)
     out.events.extend(tx.live)
     await rate_if_finished(conn, tx)
 
