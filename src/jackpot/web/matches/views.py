@@ -6,6 +6,7 @@ match is finished, and bot strengths (drawn from the seed) only then too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -97,14 +98,24 @@ async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
     """
     row = await match_row(conn, match_id)
     seats_in = await seat_rows(conn, match_id)
-    finished = row["status"] == "finished"
+    return record_of(row, seats_in, await record_rows(conn, match_id))
+
+
+async def record_rows(conn: AsyncConnection, match_id: str) -> list[Any]:
+    """The match's ``record_events`` rows in order (``record_of`` makes them a record)."""
     res = await conn.execute(
         select(t.record_events)
         .where(t.record_events.c.match_id == match_id)
         .order_by(t.record_events.c.idx)
     )
+    return list(res.mappings())
+
+
+def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[str, Any]:
+    """``load_record`` from rows already read (or just written: a match's end)."""
+    finished = row["status"] == "finished"
     events: list[dict[str, Any]] = []
-    for r in res.mappings():
+    for r in rows:
         if r["kind"] == "throw":
             events.append(
                 {

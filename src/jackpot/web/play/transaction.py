@@ -96,7 +96,8 @@ async def rate_if_finished(conn: AsyncConnection, tx: MoveTx) -> None:
     """Ratings and per-seat figures change in the same transaction as the end of the
     match, so they can never disagree with it (through Core: the end is rare)."""
     if tx.match.finished:
-        await match_finished(conn, tx.row["id"])
+        assert tx.new_row is not None  # saved (plan) before this is called
+        await match_finished(conn, tx.row["id"], (tx.new_row, tx.seat_rows))
 
 
 class MoveTx:

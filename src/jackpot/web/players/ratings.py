@@ -39,7 +39,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
-from jackpot.web.matches.views import load_record
+from jackpot.web.matches.store import match_row
+from jackpot.web.matches.store import seat_rows as seat_rows_of
+from jackpot.web.matches.views import record_of, record_rows
 from jackpot.web.players.review import SeatReview, review
 
 log = logging.getLogger("jackpot.web.ratings")
@@ -74,35 +76,30 @@ def outcome(seat: int, winners: Sequence[int]) -> str:
     return "won" if len(winners) == 1 else "drew"
 
 
-async def match_finished(conn: AsyncConnection, match_id: str) -> None:
+async def match_finished(
+    conn: AsyncConnection, match_id: str, written: tuple[Any, Sequence[Any]] | None = None
+) -> None:
     """Store the seats' figures and update the ratings of a match that just ended.
 
     Runs in the caller's transaction, so a rating never changes for a match that
     rolled back. Calling it twice for one match would rate it twice: the action
-    calls it once, when the engine reports the end.
+    calls it once, when the engine reports the end, with the match row and seats
+    it has just ``written`` (not read back: on PostgreSQL every statement here is
+    a round trip that the moves batched with this one wait through).
     """
-    row = (
-        await conn.execute(
-            select(t.matches.c.variant, t.matches.c.finished_at, t.matches.c.result).where(
-                t.matches.c.id == match_id
-            )
-        )
-    ).one()
-    result = row.result
-    if not result or row.finished_at is None:
+    if written is None:
+        row, seat_rows = await match_row(conn, match_id), await seat_rows_of(conn, match_id)
+    else:
+        row, seat_rows = written
+    result = row["result"]
+    if not result or row["finished_at"] is None:
         return
-    seat_rows = (
-        await conn.execute(
-            select(t.seats.c.seat, t.seats.c.user_id, t.seats.c.is_bot)
-            .where(t.seats.c.match_id == match_id)
-            .order_by(t.seats.c.seat)
-        )
-    ).all()
-    people = [s for s in seat_rows if not s.is_bot]
-    if not any(s.user_id is not None for s in people):
+    people = [s for s in seat_rows if not s["is_bot"]]
+    if not any(s["user_id"] is not None for s in people):
         return
+    record = record_of(row, seat_rows, await record_rows(conn, match_id))
     try:
-        seat_reviews = review(await load_record(conn, match_id)).seats
+        seat_reviews = review(record).seats
     except Exception:
         # Never let the figures stop a match from ending: the result stands and the
         # people are still rated; only this match's turn figures stay empty.
@@ -112,20 +109,21 @@ async def match_finished(conn: AsyncConnection, match_id: str) -> None:
     winners: list[int] = result["winners"]
     stats = []
     for s in people:
-        if s.user_id is None:
+        if s["user_id"] is None:
             continue
-        sr = seat_reviews[s.seat]
+        seat = s["seat"]
+        sr = seat_reviews[seat]
         stats.append(
             {
                 "match_id": match_id,
-                "seat": s.seat,
-                "user_id": s.user_id,
-                "variant": row.variant,
-                "finished_at": row.finished_at,
+                "seat": seat,
+                "user_id": s["user_id"],
+                "variant": row["variant"],
+                "finished_at": row["finished_at"],
                 "seats": len(seat_rows),
                 "humans": len(people),
-                "place": places[s.seat],
-                "outcome": outcome(s.seat, winners),
+                "place": places[seat],
+                "outcome": outcome(seat, winners),
                 "turns": sr.turns,
                 "jackpots": sr.jackpots,
                 "score_sum": sr.score_sum,
@@ -134,54 +132,36 @@ async def match_finished(conn: AsyncConnection, match_id: str) -> None:
                 "given_away": float(sr.given_away),
             }
         )
-    at = row.finished_at
-    rated = await _rated(conn, match_id, stats)
+    at = row["finished_at"]
+    rated = _rated(record, seat_rows, stats)
+    variant = row["variant"]
     if rated:
-        at = await _claim_order(conn, match_id, row.variant, at, [s["user_id"] for s in rated])
+        at = await _claim_order(conn, match_id, variant, at, [s["user_id"] for s in rated])
         for s in stats:
             s["finished_at"] = at
     await conn.execute(insert(r.seat_stats), stats)
     if rated:
-        await _rate(conn, match_id, row.variant, at, rated, winners)
+        await _rate(conn, match_id, variant, at, rated, winners)
 
 
-async def _rated(
-    conn: AsyncConnection, match_id: str, stats: list[dict[str, Any]]
+def _rated(
+    record: dict[str, Any], seat_rows: Sequence[Any], stats: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The people whose ratings this match changes: not those who left before their
     first throw, and nobody unless two people or more threw at least once.
 
     A throw autoplay made is not the person's: where the seat says whether its person
     acted (every match since autoplay) that decides; before, the record's throws do."""
-    threw = set(
-        (
-            await conn.execute(
-                select(t.record_events.c.seat)
-                .where(t.record_events.c.match_id == match_id, t.record_events.c.kind == "throw")
-                .distinct()
-            )
-        ).scalars()
-    )
-    for seat, acted in (
-        await conn.execute(
-            select(t.seats.c.seat, t.seats.c.acted).where(
-                t.seats.c.match_id == match_id, t.seats.c.acted.is_not(None)
-            )
-        )
-    ).all():
-        if acted:
-            threw.add(seat)
+    events = record["events"]
+    threw = {e["seat"] for e in events if e["type"] == "throw"}
+    for s in seat_rows:
+        if s["acted"] is None:
+            continue
+        if s["acted"]:
+            threw.add(s["seat"])
         else:
-            threw.discard(seat)
-    left = set(
-        (
-            await conn.execute(
-                select(t.record_events.c.seat).where(
-                    t.record_events.c.match_id == match_id, t.record_events.c.kind == "out"
-                )
-            )
-        ).scalars()
-    )
+            threw.discard(s["seat"])
+    left = {e["seat"] for e in events if e["type"] == "out"}
     if sum(1 for s in stats if s["seat"] in threw) < 2:
         return []
     return [s for s in stats if s["seat"] in threw or s["seat"] not in left]
