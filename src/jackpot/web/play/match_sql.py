@@ -71,7 +71,7 @@ class Driver:
         driver = conn.connection.driver_connection
         self._db: Any = dbapi
         self.inline = isinstance(driver, InlineConnection)
-        if isinstance(driver, InlineConnection):
+        if self.inline:
             self._db = driver.sqlite
 
     def _run(self, sql: str, params: Sequence[Any]) -> Any:
