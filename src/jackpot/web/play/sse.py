@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 from fastapi import Request, Response
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base.bus import bursts, is_closed
@@ -42,25 +43,30 @@ def _last_id(request: Request) -> int:
 
 async def _since(db: Database, match_id: str, after: int) -> list[tuple[int, str]]:
     async with db.read() as conn:
-        res = await conn.execute(
-            select(t.match_events.c.seq, t.match_events.c.data)
-            .where(t.match_events.c.match_id == match_id, t.match_events.c.seq > after)
-            .order_by(t.match_events.c.seq)
-        )
-        return [(int(r.seq), str(r.data)) for r in res]
+        return await _events_after(conn, match_id, after)
+
+
+async def _events_after(conn: AsyncConnection, match_id: str, after: int) -> list[tuple[int, str]]:
+    res = await conn.execute(
+        select(t.match_events.c.seq, t.match_events.c.data)
+        .where(t.match_events.c.match_id == match_id, t.match_events.c.seq > after)
+        .order_by(t.match_events.c.seq)
+    )
+    return [(int(r.seq), str(r.data)) for r in res]
 
 
 async def backlog_since(
     db: Database, match_id: str, after: int
 ) -> tuple[bool, list[tuple[int, str]]]:
     """Whether the match exists, and its stored events after ``after`` (up to its
-    final one). Subscribe to the bus first, so nothing falls between the two."""
+    final one). Subscribe to the bus first, so nothing falls between the two. One
+    read transaction for both: every match socket opens with it."""
     async with db.read() as conn:
         try:
             await match_row(conn, match_id)
         except ApiError:
             return False, []
-    backlog = await _since(db, match_id, after)
+        backlog = await _events_after(conn, match_id, after)
     for i, (_seq, data) in enumerate(backlog):
         if json.loads(data)["type"] in FINAL:
             return True, backlog[: i + 1]
