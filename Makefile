@@ -19,7 +19,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src/jackpot/engine src/jackpot/fair src/jackpot/strategy src/jackpot/i18n
+	$(BIN)/mypy --strict src/jackpot
 
 # Translations: English is the source; the other languages' catalogs live in
 # src/jackpot/locale/<lang>/LC_MESSAGES/{messages,js}.po (server, browser) and are

@@ -120,7 +120,9 @@ async def play_benchmark(args: argparse.Namespace, host: str, port: int,
     stats.measuring = False
     elapsed = time.perf_counter() - t0
     cpu1, cpu_client1 = cpu_seconds(pids), self_cpu()
-    sse_open = sum(w.open for t in tables for w in [*t.watchers, *t.sockets])
+    sse_open = sum(w.open for t in tables for w in t.watchers) + sum(
+        w.open for t in tables for w in t.sockets
+    )
     rss = rss_mb(pids)
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)

@@ -59,10 +59,11 @@ def serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     workers = args.workers > 1
+    app = None if workers else create_app(settings)
     config = uvicorn.Config(
         # Each worker process builds its own app from the factory (an import string
         # is what uvicorn can hand to a new process).
-        "jackpot.web.app:create_app" if workers else create_app(settings),
+        app if app is not None else "jackpot.web.app:create_app",
         factory=workers,
         workers=args.workers if workers else None,
         host=args.host,
@@ -91,14 +92,15 @@ def serve(args: argparse.Namespace) -> int:
 
         Multiprocess(config, sockets=[config.bind_socket()]).run()
         return 0
-    app = config.app
+    assert app is not None
+    bus = app.state.bus
 
     class Server(uvicorn.Server):
         """Ends the open SSE streams as soon as a shutdown signal arrives: uvicorn
         waits for open connections before running the app's own shutdown."""
 
         def handle_exit(self, sig: int, frame: Any) -> None:
-            app.state.bus.close_all()
+            bus.close_all()
             super().handle_exit(sig, frame)
 
     Server(config).run()

@@ -93,11 +93,11 @@ class GroupCommit:
             for _work, future in batch:
                 future.cancel()
             raise
-        for future, exc, result in done:
+        for future, error, result in done:
             if future.cancelled():
                 continue
-            if exc is not None:
-                future.set_exception(exc)
+            if error is not None:
+                future.set_exception(error)
             else:
                 future.set_result(result)
 

@@ -47,7 +47,8 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        when: datetime = value
+        return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 metadata = MetaData(

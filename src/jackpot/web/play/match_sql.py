@@ -70,8 +70,9 @@ class Driver:
         self.d = SQLITE if conn.dialect.name == "sqlite" else POSTGRES
         driver = conn.connection.driver_connection
         self._db: Any = dbapi
-        self.inline = isinstance(driver, InlineConnection)
-        if self.inline:
+        self.inline = False
+        if isinstance(driver, InlineConnection):
+            self.inline = True
             self._db = driver.sqlite
 
     def _run(self, sql: str, params: Sequence[Any]) -> Any:

@@ -199,16 +199,16 @@ class MoveTx:
         """Bot seats move at once, and a person's forced moves are made for them
         (autoplay), inside the same transaction, until a person must decide."""
         m = self.match
-        while m.turn is not None:
-            s = m.turn.seat
+        while (turn := m.turn) is not None:
+            s = turn.seat
             if self.seat_rows[s]["is_bot"]:
                 strength = Strength(self.seat_rows[s]["strength"])
                 var = m.variant
-                if m.turn.dice is None:
-                    count = bots.choose_dice_count(var, strength, m.turn.open)
+                if turn.dice is None:
+                    count = bots.choose_dice_count(var, strength, turn.open)
                     m, events = m.throw(s, self.dice(m, count))
                 else:
-                    opt = bots.choose_cover(var, strength, m.turn.open, m.turn.dice)
+                    opt = bots.choose_cover(var, strength, turn.open, turn.dice)
                     m, events = m.cover(s, opt)
                 self.auto_last = False
                 self._add(events)

@@ -87,6 +87,7 @@ async def match_finished(
     it has just ``written`` (not read back: on PostgreSQL every statement here is
     a round trip that the moves batched with this one wait through).
     """
+    seat_rows: Sequence[Any]
     if written is None:
         row, seat_rows = await match_row(conn, match_id), await seat_rows_of(conn, match_id)
     else:
