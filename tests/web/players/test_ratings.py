@@ -164,6 +164,42 @@ async def test_four_people_two_leave_and_ratings_chain(make_client: Any, app: An
         assert [h.mu for h in hist if h.name == name] == [mu for mu, _ in posts]
 
 
+async def test_a_players_counts_add_up_over_matches(make_client: Any, app: Any) -> None:
+    """A player's row is written over, match after match: its counts must be the sums
+    of their matches' own figures, and its rating the last match's."""
+    clients = await people(make_client, ["Ana", "Ben"])
+    for _ in range(3):
+        await play(clients, await start_match(clients, "jackpot"))
+    got = await ratings_of(app, "jackpot")
+    async with app.state.db.read() as conn:
+        stats = (
+            await conn.execute(
+                select(t.users.c.name, r.seat_stats).join(
+                    r.seat_stats, r.seat_stats.c.user_id == t.users.c.id
+                )
+            )
+        ).all()
+        last = {
+            row.name: row
+            for row in (
+                await conn.execute(
+                    select(t.users.c.name, r.rating_history)
+                    .join(r.rating_history, r.rating_history.c.user_id == t.users.c.id)
+                    .order_by(r.rating_history.c.at)
+                )
+            ).all()
+        }
+    for name in ("Ana", "Ben"):
+        mine = [s for s in stats if s.name == name]
+        assert len(mine) == got[name].matches == 3
+        assert got[name].wins == sum(1 for s in mine if s.outcome in ("won", "drew"))
+        assert got[name].turns == sum(s.turns for s in mine) > 0
+        assert got[name].jackpots == sum(s.jackpots for s in mine)
+        assert got[name].score_sum == sum(s.score_sum for s in mine)
+        assert (got[name].mu, got[name].sigma) == (last[name].mu, last[name].sigma)
+        assert got[name].last_match_at == max(s.finished_at for s in mine)
+
+
 async def test_a_no_show_is_not_rated(make_client: Any, app: Any) -> None:
     """Ben joins and times out (here: resigns) before his first throw; Ana, who
     threw, is not rated either, since fewer than two people threw."""

@@ -206,3 +206,22 @@ def insert_ignore(conn: AsyncConnection, table: Table, key: str) -> Any:
     ON CONFLICT DO NOTHING, each in its own dialect)."""
     insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
     return insert(table).on_conflict_do_nothing(index_elements=[key])
+
+
+def upsert(
+    conn: AsyncConnection, table: Table, key: tuple[str, ...], added: tuple[str, ...]
+) -> Any:
+    """An INSERT whose row, where one with the same ``key`` exists, updates it instead:
+    the ``added`` columns by adding the new values to their own, the others replaced.
+    One statement for rows old and new, where a read and an UPDATE or INSERT per row
+    would each be a round trip."""
+    stmt = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table)
+    new = stmt.excluded
+    return stmt.on_conflict_do_update(
+        index_elements=list(key),
+        set_={
+            c.name: c + new[c.name] if c.name in added else new[c.name]
+            for c in table.columns
+            if c.name not in key
+        },
+    )

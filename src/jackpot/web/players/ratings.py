@@ -30,15 +30,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
+from jackpot.web.base.db import upsert
 from jackpot.web.matches.store import match_row
 from jackpot.web.matches.store import seat_rows as seat_rows_of
 from jackpot.web.matches.views import record_of, record_rows
@@ -137,12 +139,14 @@ async def match_finished(
     rated = _rated(record, seat_rows, stats)
     variant = row["variant"]
     if rated:
-        at = await _claim_order(conn, match_id, variant, at, [s["user_id"] for s in rated])
+        at, claimed = await _claim_order(
+            conn, match_id, variant, at, [s["user_id"] for s in rated]
+        )
         for s in stats:
             s["finished_at"] = at
     await conn.execute(insert(r.seat_stats), stats)
     if rated:
-        await _rate(conn, match_id, variant, at, rated, winners)
+        await _rate(conn, match_id, variant, at, rated, winners, claimed)
 
 
 def _rated(
@@ -172,9 +176,19 @@ def _rated(
 RATINGS_LOCK = 0x6A61636B72617465
 
 
+@dataclass
+class Claimed:
+    """What ``_claim_order`` read under the lock, for ``_rate``."""
+
+    #: Per user: opted in to the leaderboard.
+    opted: dict[int, bool]
+    #: Per user: their ``player_ratings`` row in the variant, if they have one.
+    current: dict[int, Any]
+
+
 async def _claim_order(
     conn: AsyncConnection, match_id: str, variant: str, at: datetime, users: list[int]
-) -> datetime:
+) -> tuple[datetime, Claimed]:
     """Serialise rating updates of these players, and keep finish order = rating order.
 
     On PostgreSQL two matches sharing a player may finish at once: the second
@@ -191,39 +205,24 @@ async def _claim_order(
     players' last rated match is moved to a microsecond after it: the stored
     order is the order the ratings were computed in. SQLite's single writer never
     needs either, and the statements are harmless there.
+
+    The lock is held until the commit, by every process's rating, so the statements
+    after it are few: on PostgreSQL each is a round trip that the batch's other
+    moves wait through (docs/benchmarks.md).
     """
     if conn.dialect.name == "postgresql":
         await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({RATINGS_LOCK})")
-    await conn.execute(
-        select(t.users.c.id)
-        .where(t.users.c.id.in_(users))
-        .order_by(t.users.c.id)
-        .with_for_update(key_share=True)
-    )
-    last = (
-        await conn.execute(
-            select(func.max(r.player_ratings.c.last_match_at)).where(
-                r.player_ratings.c.variant == variant, r.player_ratings.c.user_id.in_(users)
+    opted = {
+        x.id: bool(x.leaderboard)
+        for x in (
+            await conn.execute(
+                select(t.users.c.id, t.users.c.leaderboard)
+                .where(t.users.c.id.in_(users))
+                .order_by(t.users.c.id)
+                .with_for_update(key_share=True)
             )
-        )
-    ).scalar_one_or_none()
-    if last is not None and last >= at:
-        at = last + timedelta(microseconds=1)
-        await conn.execute(
-            update(t.matches).where(t.matches.c.id == match_id).values(finished_at=at)
-        )
-    return at
-
-
-async def _rate(
-    conn: AsyncConnection,
-    match_id: str,
-    variant: str,
-    at: datetime,
-    stats: list[dict[str, Any]],
-    winners: Sequence[int],
-) -> None:
-    users = [s["user_id"] for s in stats]
+        ).all()
+    }
     current = {
         x.user_id: x
         for x in (
@@ -234,60 +233,59 @@ async def _rate(
             )
         ).all()
     }
-    opted = {
-        x.id: bool(x.leaderboard)
-        for x in (
-            await conn.execute(
-                select(t.users.c.id, t.users.c.leaderboard).where(t.users.c.id.in_(users))
-            )
-        ).all()
-    }
+    last = max((x.last_match_at for x in current.values() if x.last_match_at), default=None)
+    if last is not None and last >= at:
+        at = last + timedelta(microseconds=1)
+        await conn.execute(
+            update(t.matches).where(t.matches.c.id == match_id).values(finished_at=at)
+        )
+    return at, Claimed(opted, current)
+
+
+#: Counts a rated match adds to a player's row; the other columns take the new values.
+ADDED = ("matches", "wins", "turns", "jackpots", "score_sum")
+
+
+async def _rate(
+    conn: AsyncConnection,
+    match_id: str,
+    variant: str,
+    at: datetime,
+    stats: list[dict[str, Any]],
+    winners: Sequence[int],
+    claimed: Claimed,
+) -> None:
+    users = [s["user_id"] for s in stats]
+    current = claimed.current
     priors = [
         (current[u].mu, current[u].sigma) if u in current else (START_MU, START_SIGMA)
         for u in users
     ]
     posts = rate(priors, [s["place"] for s in stats])
+    rows = []
     history = []
     for s, (mu, sigma) in zip(stats, posts, strict=True):
         u = s["user_id"]
         shown = display_rating(mu, sigma)
         provisional = is_provisional(sigma)
-        values = {
-            "mu": mu,
-            "sigma": sigma,
-            "rating": shown,
-            "provisional": provisional,
-            "listed": opted.get(u, False) and not provisional,
-            "last_match_at": at,
-        }
-        won = 1 if s["seat"] in winners else 0
-        old = current.get(u)
-        if old is None:
-            await conn.execute(
-                insert(r.player_ratings).values(
-                    user_id=u,
-                    variant=variant,
-                    matches=1,
-                    wins=won,
-                    turns=s["turns"],
-                    jackpots=s["jackpots"],
-                    score_sum=s["score_sum"],
-                    **values,
-                )
-            )
-        else:
-            await conn.execute(
-                update(r.player_ratings)
-                .where(r.player_ratings.c.user_id == u, r.player_ratings.c.variant == variant)
-                .values(
-                    matches=old.matches + 1,
-                    wins=old.wins + won,
-                    turns=old.turns + s["turns"],
-                    jackpots=old.jackpots + s["jackpots"],
-                    score_sum=old.score_sum + s["score_sum"],
-                    **values,
-                )
-            )
+        rows.append(
+            {
+                "user_id": u,
+                "variant": variant,
+                "mu": mu,
+                "sigma": sigma,
+                "rating": shown,
+                "provisional": provisional,
+                "listed": claimed.opted.get(u, False) and not provisional,
+                "last_match_at": at,
+                # A new row's counts; an existing row adds them to its own.
+                "matches": 1,
+                "wins": 1 if s["seat"] in winners else 0,
+                "turns": s["turns"],
+                "jackpots": s["jackpots"],
+                "score_sum": s["score_sum"],
+            }
+        )
         history.append(
             {
                 "user_id": u,
@@ -299,6 +297,7 @@ async def _rate(
                 "rating": shown,
             }
         )
+    await conn.execute(upsert(conn, r.player_ratings, ("user_id", "variant"), ADDED), rows)
     await conn.execute(insert(r.rating_history), history)
 
 
