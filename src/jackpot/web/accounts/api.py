@@ -95,8 +95,10 @@ async def change_account(body: AccountChange, request: Request) -> dict[str, Any
     if body.password is not None:
         await tokens.require_session(request)
         # Checked and hashed before the transaction: argon2 must not hold the writer.
-        await signin.check_current_password(request, actor, body.current_password or "")
-        password_hash = await signin.new_password_hash(request, body.password, actor.name)
+        email = await signin.check_current_password(request, actor, body.current_password or "")
+        password_hash = await signin.new_password_hash(
+            request, body.password, *signin.user_words(email, actor.name)
+        )
     async with db_of(request).write() as conn:
         if body.password is not None:
             await changes.change_password(

@@ -130,9 +130,9 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
     if what == "password":
         await tokens.require_session(request)
         # Checked and hashed before the transaction: argon2 must not hold the writer.
-        await signin.check_current_password(request, actor, form_text(form, "current"))
+        email = await signin.check_current_password(request, actor, form_text(form, "current"))
         password_hash = await signin.new_password_hash(
-            request, form_text(form, "password"), actor.name
+            request, form_text(form, "password"), *signin.user_words(email, actor.name)
         )
     async with db_of(request).write() as conn:
         if what == "name":

@@ -16,11 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import SESSION_DAYS, new_credential, revoke_all
-from jackpot.web.accounts.signin import new_password_hash
+from jackpot.web.accounts.signin import new_password_hash, user_words
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_address
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.errors import invalid
+from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.http import db_of, settings_of
 from jackpot.web.base.identity import Actor, token_hash
 from jackpot.web.base.limits import counters_of, take
@@ -49,7 +49,8 @@ async def request_reset(request: Request, email: str) -> None:
 
 
 async def _usable_reset(conn: AsyncConnection, token: str) -> Any | None:
-    """The reset row of a link that may still be used (with the user's name), else None."""
+    """The reset row of a link that may still be used (with the user's name and
+    address), else None."""
     row = (
         await conn.execute(
             select(
@@ -57,6 +58,7 @@ async def _usable_reset(conn: AsyncConnection, token: str) -> Any | None:
                 t.password_resets.c.expires_at,
                 t.password_resets.c.used,
                 t.users.c.name,
+                t.users.c.email,
             )
             .join(t.users, t.users.c.id == t.password_resets.c.user_id)
             .where(t.password_resets.c.token_hash == token_hash(token[:200]))
@@ -74,20 +76,33 @@ async def reset_link_usable(request: Request, token: str) -> bool:
         return await _usable_reset(conn, token) is not None
 
 
+def _dead_link() -> ApiError:
+    return invalid(
+        "this reset link is unknown, used or expired: ask for a new one", "bad_reset_token"
+    )
+
+
 async def confirm_reset(request: Request, token: str, password: str) -> tuple[Actor, str]:
-    # Checked and hashed before the transaction: argon2 must not hold the writer.
-    password_hash = await new_password_hash(request, password)
-    async with db_of(request).write() as conn:
+    async with db_of(request).read() as conn:
         row = await _usable_reset(conn, token)
-        if row is None:
-            raise invalid(
-                "this reset link is unknown, used or expired: ask for a new one", "bad_reset_token"
-            )
-        await conn.execute(
+    if row is None:
+        raise _dead_link()
+    # Checked and hashed before the transaction: argon2 must not hold the writer.
+    password_hash = await new_password_hash(request, password, *user_words(row.email, row.name))
+    async with db_of(request).write() as conn:
+        # Used once, even by two requests racing with the same link: only one of them
+        # finds it unused (a row lock on PostgreSQL, the one writer on SQLite).
+        taken = await conn.execute(
             update(t.password_resets)
-            .where(t.password_resets.c.token_hash == token_hash(token[:200]))
+            .where(
+                t.password_resets.c.token_hash == token_hash(token[:200]),
+                t.password_resets.c.used.is_(False),
+                t.password_resets.c.expires_at >= utcnow(),
+            )
             .values(used=True)
         )
+        if taken.rowcount != 1:
+            raise _dead_link()
         await conn.execute(
             update(t.users).where(t.users.c.id == row.user_id).values(password_hash=password_hash)
         )

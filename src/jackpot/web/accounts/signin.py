@@ -54,7 +54,7 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> tup
     email = credentials.check_email(email)
     name = credentials.check_name(name)
     passwords = passwords_of(request)
-    await passwords.check_strength(password, email, email.split("@")[0], name)
+    await passwords.check_strength(password, *user_words(email, name))
     password_hash = await passwords.hash(password)
     guest = await current_actor(request)
     async with db_of(request).write() as conn:
@@ -126,9 +126,16 @@ async def log_in(request: Request, email: str, password: str) -> tuple[Actor, st
     return Actor(row.id, row.name, False), token
 
 
-async def check_current_password(request: Request, actor: Actor, password: str) -> None:
+def user_words(email: str | None, name: str | None) -> tuple[str, ...]:
+    """What an account's password must not be made of: its address, the address's
+    first part and its name (sign-up, change and reset alike)."""
+    words = (email, email.split("@")[0]) if email else ()
+    return (*words, name) if name else words
+
+
+async def check_current_password(request: Request, actor: Actor, password: str) -> str | None:
     """403 for a wrong current password, counted like a failed log-in, so account
-    changes are no side door for guessing."""
+    changes are no side door for guessing; the account's address otherwise."""
     async with db_of(request).read() as conn:
         row: Any = (
             await conn.execute(
@@ -140,6 +147,7 @@ async def check_current_password(request: Request, actor: Actor, password: str) 
     account = row.email if row is not None and row.email else f"user:{actor.user_id}"
     if not await _check(request, account, row.password_hash if row else None, password or ""):
         raise ApiError(403, "bad_password", "the current password is not right")
+    return row.email if row is not None else None
 
 
 async def new_password_hash(request: Request, password: str, *user_words: str) -> str:
