@@ -57,18 +57,19 @@ async def test_moves_and_events_on_one_socket(servers: Any, http: httpx.AsyncCli
         assert [e["seq"] for e in again.events] == [state["seq"] - 1, state["seq"]]
 
 
-BAD_FRAMES: list[tuple[str | bytes, str]] = [
-    ("{nope", "bad_json"),
-    (b"\x00\x01", "bad_frame"),
-    ("[1, 2]", "bad_frame"),
-    ('{"id": [1], "action": "throw"}', "bad_frame"),
-    ('{"id": 1, "action": "dance"}', "bad_action"),
-    ('{"id": 1, "action": "cover", "tiles": "all"}', "invalid"),
-    ('{"id": 1, "action": "throw", "dice": "many"}', "invalid"),
-    ('{"id": 1, "action": "throw", "dice": 3}', "invalid"),
-    ('{"id": 1, "action": "cover", "tiles": [1, 1]}', "not_on_offer"),
-    ('{"id": 1, "action": "cover", "tiles": [1]}', "wrong_phase"),
-    ("[" * 2000 + "]" * 2000, "bad_json"),  # deeper than the JSON parser goes
+#: (frame, error code, the id the answer echoes: null only where none could be read).
+BAD_FRAMES: list[tuple[str | bytes, str, Any]] = [
+    ("{nope", "bad_json", None),
+    (b"\x00\x01", "bad_frame", None),
+    ("[1, 2]", "bad_frame", None),
+    ('{"id": [1], "action": "throw"}', "bad_frame", None),
+    ('{"id": 5, "action": "dance"}', "bad_action", 5),
+    ('{"id": "six", "action": "cover", "tiles": "all"}', "invalid", "six"),
+    ('{"id": 7, "action": "throw", "dice": "many"}', "invalid", 7),
+    ('{"id": 8, "action": "throw", "dice": 3}', "invalid", 8),
+    ('{"id": 9, "action": "cover", "tiles": [1, 1]}', "not_on_offer", 9),
+    ('{"id": 10, "action": "cover", "tiles": [1]}', "wrong_phase", 10),
+    ("[" * 2000 + "]" * 2000, "bad_json", None),  # deeper than the JSON parser goes
 ]
 
 
@@ -79,11 +80,12 @@ async def test_bad_frames_get_an_error_and_change_nothing(
     mid = state["id"]
     seat = state["turn"]["seat"]
     async with Player(srv.url, mid, tokens[seat]) as p:
-        for frame, code in BAD_FRAMES:
+        for frame, code, request_id in BAD_FRAMES:
             await p.send(frame)
             answer = await p.reply()
             assert answer["type"] == "error", (frame, answer)
             assert answer["error"]["code"] == code, (frame, answer)
+            assert answer["id"] == request_id, (frame, answer)
             assert answer["error"]["message"]
             assert 400 <= answer["status"] < 500
         # The socket still works, and the match was as it was until this throw.

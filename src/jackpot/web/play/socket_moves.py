@@ -59,8 +59,8 @@ def _error(request_id: Any, exc: ApiError) -> str:
     )
 
 
-def _parse(text: str | None) -> tuple[Any, ThrowBody | CoverBody]:
-    """(id, body) of a move frame, or ApiError saying what is wrong with it."""
+def _parse(text: str | None) -> dict[str, Any]:
+    """A move frame's JSON object, or ApiError saying what is wrong with it."""
     if text is None:
         raise bad_request("send moves as text frames of JSON", "bad_frame")
     try:
@@ -69,17 +69,27 @@ def _parse(text: str | None) -> tuple[Any, ThrowBody | CoverBody]:
         raise bad_request("the frame is not valid JSON", "bad_json") from None
     if not isinstance(data, dict):
         raise bad_request('a move is a JSON object: {"id": 1, "action": "throw"}', "bad_frame")
+    return data
+
+
+def _request_id(data: dict[str, Any]) -> Any:
+    """The frame's ``id``, echoed in the answer, or ApiError if it cannot be."""
     request_id = data.get("id")
     if not (request_id is None or isinstance(request_id, int | str)) or (
         isinstance(request_id, str) and len(request_id) > 64
     ):
         raise bad_request("id must be a number or a string of at most 64 characters", "bad_frame")
+    return request_id
+
+
+def _move(data: dict[str, Any]) -> ThrowBody | CoverBody:
+    """The move a frame asks for, or ApiError saying what is wrong with it."""
     action = data.get("action")
     try:
         if action == "throw":
-            return request_id, ThrowBody.model_validate({"dice": data.get("dice")})
+            return ThrowBody.model_validate({"dice": data.get("dice")})
         if action == "cover":
-            return request_id, CoverBody.model_validate({"tiles": data.get("tiles")})
+            return CoverBody.model_validate({"tiles": data.get("tiles")})
     except ValidationError as exc:
         raise already_said(*validation_message(exc.errors())) from None
     raise bad_request("action must be 'throw' or 'cover'", "bad_action")
@@ -180,7 +190,10 @@ class _Socket:
             head: str | None = None
             self.sub.hold()
             try:
-                request_id, body = _parse(msg.get("text"))
+                data = _parse(msg.get("text"))
+                # Read first: an error about the move still names the frame it answers.
+                request_id = _request_id(data)
+                body = _move(data)
                 actor = await self._player()
                 if actor is None:
                     raise unauthorized(
