@@ -4,6 +4,7 @@ verifies the same records as in English, and leaves no English sentence behind."
 
 from __future__ import annotations
 
+import random
 import re
 from functools import cache
 from pathlib import Path
@@ -20,7 +21,9 @@ from test_verify_js import (
     solo_jackpot_until_shut,
     tampered,
 )
+from test_verify_js_crosscheck import random_record
 
+from jackpot.engine import Variant
 from jackpot.i18n.catalogs import translations
 from jackpot.i18n.jinja import js_catalog
 
@@ -147,3 +150,32 @@ def test_portuguese_words_and_plurals(
     assert broken["summary"].startswith("Não verificado: O registo não é JSON válido (")
     (sk,) = node_verify(made[0], catalog=js_catalog("sk"))
     assert "ktorá má 3 miesta a " in sk["checks"][0]
+
+
+
+def records_with_every_strength() -> list[dict[str, Any]]:
+    rng = random.Random(16)
+    made: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    while seen != {"lowest", "highest", "best"}:
+        record = random_record(rng, Variant.CLASSIC, 4)
+        new = {s["bot"] for s in record["seats"] if s["bot"]} - seen
+        if new:
+            made.append(record)
+            seen |= new
+    return made
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bot_strengths_are_named_in_the_pages_language(lang: str) -> None:
+    """A record names a bot's strength by its id ("best"); the report words it."""
+    gettext = translations(lang, "js").gettext
+    made = records_with_every_strength()
+    reports = node_verify(*made, catalog=js_catalog(lang))
+    for record, report in zip(made, reports, strict=True):
+        assert report["ok"], report
+        checks = " ".join(report["checks"])
+        for strength in {s["bot"] for s in record["seats"] if s["bot"]}:
+            assert gettext(strength) != strength
+            assert re.search(rf"(?<!\w){re.escape(gettext(strength))}(?!\w)", checks), checks
+            assert not re.search(rf"(?<!\w){strength}(?!\w)", checks), checks

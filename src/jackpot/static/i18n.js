@@ -72,3 +72,10 @@ export function orList(items) {
   if (typeof Intl.ListFormat !== "function") return words.join(", ");
   return new Intl.ListFormat(lang, { style: "long", type: "disjunction" }).format(words);
 }
+
+/** A bot's strength ("lowest", "highest", "best", as records name it) in the page's words. */
+export function strengthName(strength) {
+  return (
+    { lowest: t("lowest"), highest: t("highest"), best: t("best") }[strength] || String(strength)
+  );
+}

@@ -73,7 +73,8 @@ export class History {
           this.lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };
           this.pending = null;
           this.line(this.forYou(W.logDead(who, ev.dice, solo()), this.autoThrow, false), "dead", ev.n);
-          return `${W.sayThrow(who, ev.dice, [])} ${W.deadNotice(isYou(ev.seat) ? W.you : who, ev.dice, solo())}`;
+          // The notice names the dice itself: said once.
+          return W.deadNotice(isYou(ev.seat) ? W.you : who, ev.dice, solo());
         }
         this.lastDead = null;
         this.pending = this.line(this.forYou(W.logThrow(who, ev.dice), this.autoThrow, false), "", ev.n);

@@ -1,6 +1,6 @@
 // Every sentence the match page shows or says, in one place, each through the
 // catalog (t, tn from i18n.js). Functions take what varies; nothing here touches the page.
-import { andList, orList, t, tn } from "./i18n.js";
+import { andList, orList, strengthName, t, tn } from "./i18n.js";
 
 export const dice = (d) => andList(d);
 export const set = (o) => o.join(" + ");
@@ -14,7 +14,7 @@ export const W = {
   runningTotal: t("running total"),
   outTime: t("out: time"),
   outResigned: t("resigned"),
-  strength: (s) => t("strength: {strength}", { strength: s }),
+  strength: (s) => t("strength: {strength}", { strength: strengthName(s) }),
   strengthSecret: t("strength: secret"),
   strengthSecretTitle: t("A computer player. Its strength comes from the match's seed and is shown when the match ends."),
   bot: t("bot"),
@@ -24,7 +24,7 @@ export const W = {
       lowest: t("This bot always covers the lowest tile it can."),
       highest: t("This bot always covers the highest tile it can."),
       best: t("This bot plays the best move, worked out exactly."),
-    })[s] || t("This bot plays at strength {strength}.", { strength: s }),
+    })[s] || t("This bot plays at strength {strength}.", { strength: strengthName(s) }),
 
   // the head line
   waitingHead: t("Waiting for players"),

@@ -4,7 +4,7 @@
 //
 // Babel's extractor does not see a t() nested in another call's arguments, so a piece
 // that goes into a sentence is worked out first, by its own call, and passed in.
-import { andList, orList, t, tn } from "./i18n.js";
+import { andList, orList, strengthName, t, tn } from "./i18n.js";
 
 /** A list of numbers as the record writes it: [1, 2, 3]. */
 export const list = (a) => `[${a.join(", ")}]`;
@@ -109,7 +109,7 @@ export const V = {
       "throw {throw}: {who}'s {strength} bot throws {n} die here, not {count}",
       "throw {throw}: {who}'s {strength} bot throws {n} dice here, not {count}",
       want,
-      { throw: n, who, strength, count },
+      { throw: n, who, strength: strengthName(strength), count },
     ),
   unfairDice: (n, dice, fair) =>
     t("throw {throw}: dice {dice} differ from the seed's {fair}", { throw: n, dice: list(dice), fair: list(fair) }),
@@ -136,7 +136,7 @@ export const V = {
     return t("throw {throw}: {who}'s {strength} bot covers {choice} here, not {cover} ({offer})", {
       throw: n,
       who,
-      strength,
+      strength: strengthName(strength),
       choice: list(choice),
       cover: list(cover),
       offer: what,
@@ -201,7 +201,11 @@ export const V = {
       drawn: list(drawn),
     }),
   strengthNotDrawn: (who, strength, drawn) =>
-    t("{who} is listed as a {strength} bot, but the seed draws {drawn}", { who, strength, drawn }),
+    t("{who} is listed as a {strength} bot, but the seed draws {drawn}", {
+      who,
+      strength: strengthName(strength),
+      drawn: strengthName(drawn),
+    }),
   resultButNotOver: (who, round, cover) =>
     cover
       ? t("the record gives a result, but by its events the match is not over: {who} is still to cover in round {round}", {
@@ -250,7 +254,7 @@ export const V = {
           order: list(order),
         })
       : t("Nobody is a person, so the seats play in the order they joined, as recorded."),
-  botStrength: (seat, strength) => t("seat {seat} {strength}", { seat, strength }),
+  botStrength: (seat, strength) => t("seat {seat} {strength}", { seat, strength: strengthName(strength) }),
   checkStrengths: (bots) => t("The bots' strengths are the ones the seed draws ({bots}).", { bots: bots.join(", ") }),
   checkThrows: (n) =>
     tn(

@@ -168,6 +168,18 @@ async def test_replay_only_after_the_end_with_consistent_numbers(
     assert f'href="/matches/{mid}/replay"' in match_page.text
 
 
+async def test_the_replay_names_the_bots_strength_in_the_pages_language(make_client: Any) -> None:
+    (ana,) = await people(make_client, ["Ana"])
+    state = await start_match([ana], "classic", bots=2)
+    assert (await ana.post(f"/api/matches/{state['id']}/resign")).status_code == 200
+    page = await ana.get(
+        f"/matches/{state['id']}/replay", headers={**HTML, "accept-language": "pt"}
+    )
+    assert page.status_code == 200
+    named = re.findall(r"\(bot: ([^)]+)\)", page.text)
+    assert len(named) == 2 and set(named) <= {"mais baixo", "mais alto", "melhor"}, named
+
+
 async def test_replay_of_a_bot_match_in_progress_is_refused(make_client: Any) -> None:
     (ana,) = await people(make_client, ["Ana"])
     state = await start_match([ana], "jackpot", bots=1)
