@@ -30,6 +30,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from jackpot.web.app import create_app
+    from jackpot.web.base.http_guard import GuardedHttp
     from jackpot.web.play.socket_moves import MAX_MESSAGE
 
     # Links in mails and the allowed Host names default to the address served; set
@@ -84,6 +85,8 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=MAX_MESSAGE,
         # Compressing frames of a few hundred bytes costs more CPU than it saves.
         ws_per_message_deflate=False,
+        # uvicorn's httptools protocol with a deadline and a cap on request heads.
+        http=GuardedHttp,
     )
     if workers:
         # uvicorn's supervisor runs its own Server in each worker, so there a

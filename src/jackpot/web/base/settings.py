@@ -241,6 +241,10 @@ class Settings:
     hash_queue: int = 64
     #: Live-event streams open at once from one client address.
     streams_per_address: int = 32
+    #: Seconds a connection has to send a request's line and headers (http_guard.py).
+    header_seconds: float = 10.0
+    #: Bytes a request's line and headers may take together.
+    max_header_bytes: int = 16384
     #: Live-event streams open at once in this process; 0: the file limit less the reserve.
     max_streams: int = 0
     #: File descriptors kept for everything but streams (database, sockets, files).
@@ -373,6 +377,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         hash_threads=_int(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=_int(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         streams_per_address=_int(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
+        header_seconds=_float(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
+        max_header_bytes=_int(env, "JACKPOT_MAX_HEADER_BYTES", 16384, 1024, 1_048_576),
         max_streams=_int(env, "JACKPOT_MAX_STREAMS", 0, 0, 10_000_000),
         fd_reserve=_int(env, "JACKPOT_FD_RESERVE", 128, 16, 1_000_000),
         guest_active_matches=_int(env, "JACKPOT_GUEST_ACTIVE_MATCHES", 5, 1, 10_000),
