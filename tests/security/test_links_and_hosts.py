@@ -48,6 +48,13 @@ async def test_links_use_the_base_url_and_other_hosts_get_400(app_with) -> None:
     r = await site.post("/api/account", json={"email": "vic@example.org", "password": PASSWORD,
                                               "name": "Victim"})
     assert r.status_code == 201, r.text
+    # Not one host, though it starts with an allowed one (a second Host header is
+    # joined to the first by a comma).
+    for host in ("localhost:1,evil.example", "127.0.0.1:8000 evil.example", "localhost:x"):
+        r = await site.post(
+            "/api/password-reset", json={"email": "vic@example.org"}, headers={"host": host}
+        )
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_host", host
     for host in ("evil.example", "jackpot.example.evil.example", "testserver"):
         r = await clients(host=host).post("/api/password-reset", json={"email": "vic@example.org"})
         assert r.status_code == 400, host

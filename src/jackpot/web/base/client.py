@@ -19,6 +19,7 @@ framework derives, an Origin comparison) can be steered by a stranger.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -95,14 +96,19 @@ def client_https(request: HTTPConnection) -> bool:
     return _resolved(request.scope)[1]
 
 
-def host_name(host_header: str) -> str:
-    """``Example.org:8000`` -> ``example.org``; ``[::1]:8000`` -> ``::1``."""
-    host = host_header.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    if host.count(":") == 1:
-        return host.split(":", 1)[0]
-    return host
+#: A Host header as RFC 9110 has it: a name, an IPv4 address or a bracketed IPv6 one,
+#: and perhaps a port. Nothing else may follow: not a second Host (joined by a comma),
+#: not a space and another name.
+HOST = re.compile(r"(?:\[([0-9a-f:.]+)\]|([a-z0-9._-]+))(?::[0-9]{1,5})?")
+
+
+def host_name(host_header: str) -> str | None:
+    """``Example.org:8000`` -> ``example.org``; ``[::1]:8000`` -> ``::1``; None for a
+    header that is not one host."""
+    found = HOST.fullmatch(host_header.strip().lower())
+    if found is None:
+        return None
+    return found.group(1) or found.group(2)
 
 
 class AllowedHosts:
