@@ -41,6 +41,14 @@ async def test_malformed_json_is_400_and_wrong_shapes_are_422(client: httpx.Asyn
     deep = b"[" * 50000 + b"]" * 50000
     r = await client.post("/api/matches", content=deep[:60000], headers=headers)
     assert r.status_code in (400, 422)
+    # Bodies the JSON parser gives up on say what to send instead.
+    for body in (
+        b'{"seats": ' + b"1" * 5000 + b"}",  # past Python's digits for an int
+        b'{"client_seed": "\xff\xfe"}',  # not UTF-8
+        b"[" * 20000 + b"]" * 20000,
+    ):
+        msg = error_of(await client.post("/api/matches", content=body, headers=headers), 400)
+        assert "UTF-8 JSON" in msg, (body[:40], msg)
 
 
 async def test_numbers_and_switches_are_strict(client: httpx.AsyncClient) -> None:

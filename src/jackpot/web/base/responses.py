@@ -37,6 +37,9 @@ HTTP_MESSAGES = {
     404: N_("there is nothing at this address"),
     405: N_("this address does not take that method"),
 }
+#: FastAPI's refusal of a body its JSON parser gave up on (bad UTF-8, a number of
+#: thousands of digits, nesting thousands deep), in our words.
+UNREADABLE_BODY = "There was an error parsing the body"
 
 #: The framework's complaints about a field, in our words; any other is "is not valid"
 #: (the framework's own wording is English only).
@@ -116,6 +119,13 @@ def handle_errors(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         status = exc.status_code
+        if status == 400 and exc.detail == UNREADABLE_BODY:
+            # The same code as the JSON the parser could not read at all.
+            message = gettext(
+                "the request body could not be read: send UTF-8 JSON without huge numbers"
+                " or deep nesting"
+            )
+            return error_response(request, status, "bad_json", message)
         message = gettext(HTTP_MESSAGES.get(status, N_("request refused")))
         return error_response(request, status, STATUS_CODES.get(status, "error"), message)
 
