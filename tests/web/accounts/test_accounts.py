@@ -303,6 +303,11 @@ async def test_account_errors(make_client) -> None:  # type: ignore[no-untyped-d
         "/api/account", json={"email": "not-an-email", "password": PASSWORD, "name": "Carl"}
     )
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_email"
+    for hidden in ("carl@example.org\u200b", "car\u200dl@example.org", "carl@exam\u202eple.org"):
+        r = await ben.post(
+            "/api/account", json={"email": hidden, "password": PASSWORD, "name": "Carl"}
+        )
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_email", hidden
     r = await ben.post(
         "/api/password-reset/confirm", json={"token": "forged", "password": PASSWORD}
     )

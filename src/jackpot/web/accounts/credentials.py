@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -78,7 +79,14 @@ async def check_name_free(conn: AsyncConnection, name: str, user_id: int | None 
 
 def check_email(email: str) -> str:
     email = email.strip().lower()
-    if len(email) > 254 or not _EMAIL.match(email):
+    # Control and invisible characters (a zero-width space, a bidi mark) make a
+    # second account for what reads as the same address, and a mail header no
+    # server delivers.
+    if (
+        len(email) > 254
+        or not _EMAIL.match(email)
+        or any(unicodedata.category(c)[0] in "CZ" for c in email)
+    ):
         raise invalid("that does not look like an email address", "bad_email")
     return email
 
