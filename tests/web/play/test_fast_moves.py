@@ -71,7 +71,7 @@ async def test_everything_else_goes_to_the_framework(
     _error(await client.post(url, content=b"{nope", headers=json_type), 400, "bad_json")
     _error(await client.post(url, json={"dice": "many"}), 422, "invalid")
     nested = b"[" * 30000 + b"]" * 30000  # too deep for json.loads: RecursionError
-    _error(await client.post(url, content=nested, headers=json_type), 400, "bad_request")
+    _error(await client.post(url, content=nested, headers=json_type), 400, "bad_json")
     _error(await client.post(f"/api/matches/{mid}/cover", json={}), 422, "invalid")
     _error(await client.post(url, content=b"dice=2", headers={
         "content-type": "application/x-www-form-urlencoded"}), 422, "invalid")
