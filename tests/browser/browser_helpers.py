@@ -7,9 +7,12 @@ from playwright.sync_api import BrowserContext, Page
 #: Which move the page offers right now: "over", "throw", "cover" or false. Throw
 #: stays focusable while it may not be pressed, so it says so with aria-disabled.
 NEXT_ACTION = """() => {
-  if (!document.querySelector('#result').hidden) return 'over';
-  if (document.querySelector('#match').dataset.settled !== '1') return false;
+  // Polled from a click on: the match page may not be loaded yet.
+  const result = document.querySelector('#result');
   const t = document.querySelector('#throw');
+  if (!result || !t) return false;
+  if (!result.hidden) return 'over';
+  if (document.querySelector('#match').dataset.settled !== '1') return false;
   if (!t.closest('[hidden]') && t.getAttribute('aria-disabled') !== 'true') return 'throw';
   const tile = document.querySelector('.tile.offered:not(:disabled)');
   return tile ? 'cover' : false;
