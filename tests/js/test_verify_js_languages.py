@@ -152,7 +152,6 @@ def test_portuguese_words_and_plurals(
     assert "ktorá má 3 miesta a " in sk["checks"][0]
 
 
-
 def records_with_every_strength() -> list[dict[str, Any]]:
     rng = random.Random(16)
     made: list[dict[str, Any]] = []
