@@ -115,7 +115,7 @@ class RedisEventBus(EventBus):
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
 
     def _gap(self) -> None:
         for listener in self.gap_listeners:
