@@ -50,6 +50,7 @@ export class History {
   add(ev) {
     const { seatName, isYou, solo } = this.names;
     const who = ev.seat === undefined ? "" : seatName(ev.seat);
+    const you = ev.seat !== undefined && isYou(ev.seat);
     switch (ev.type) {
       case "started": {
         this.board = { seat: 0, open: FULL, dice: null, dead: false, throws: 0, covered: [] };
@@ -72,14 +73,14 @@ export class History {
         if (ev.options.length === 0) {
           this.lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };
           this.pending = null;
-          this.line(this.forYou(W.logDead(who, ev.dice, solo()), this.autoThrow, false), "dead", ev.n);
+          this.line(this.forYou(W.logDead(who, you, ev.dice, solo()), this.autoThrow, false), "dead", ev.n);
           // The notice names the dice itself: said once.
-          return W.deadNotice(isYou(ev.seat) ? W.you : who, ev.dice, solo());
+          return W.deadNotice(who, you, ev.dice, solo());
         }
         this.lastDead = null;
-        this.pending = this.line(this.forYou(W.logThrow(who, ev.dice), this.autoThrow, false), "", ev.n);
+        this.pending = this.line(this.forYou(W.logThrow(who, you, ev.dice), this.autoThrow, false), "", ev.n);
         this.pendingN = ev.n;
-        return W.sayThrow(who, ev.dice, ev.options);
+        return W.sayThrow(who, you, ev.dice, ev.options);
       }
       case "covered": {
         const b = this.board;
@@ -89,8 +90,8 @@ export class History {
         if (this.pending && this.pendingN === ev.n) this.pending.remove();
         this.pending = null;
         const autoCover = Boolean(ev.auto) && isYou(ev.seat);
-        this.line(this.forYou(W.logCover(who, d, ev.tiles), this.autoThrow, autoCover), "", ev.n);
-        return W.sayCover(who, ev.tiles);
+        this.line(this.forYou(W.logCover(who, you, d, ev.tiles), this.autoThrow, autoCover), "", ev.n);
+        return W.sayCover(who, you, ev.tiles);
       }
       case "turn_ended":
         if (ev.shut) this.line(W.logJackpot(who, isYou(ev.seat), ev.throws), "jackpot");

@@ -56,10 +56,15 @@ export const W = {
   calledOff: t("This match was called off before it started."),
 
   // dead throws
-  deadNotice: (who, d, solo) =>
-    solo
-      ? t("{name} threw {dice}: nothing reachable is open, so the turn ends.", { name: who, dice: dice(d) })
-      : t("{name} threw {dice}: nothing reachable is open, so the turn passes.", { name: who, dice: dice(d) }),
+  // The reader's own moves have their own sentences: several languages bend the verb.
+  deadNotice: (who, you, d, solo) =>
+    you
+      ? solo
+        ? t("You threw {dice}: nothing reachable is open, so the turn ends.", { dice: dice(d) })
+        : t("You threw {dice}: nothing reachable is open, so the turn passes.", { dice: dice(d) })
+      : solo
+        ? t("{name} threw {dice}: nothing reachable is open, so the turn ends.", { name: who, dice: dice(d) })
+        : t("{name} threw {dice}: nothing reachable is open, so the turn passes.", { name: who, dice: dice(d) }),
 
   // Classic: picking a set tile by tile
   pickSum: (sum, total) => t("{sum} of {total}", { sum, total }),
@@ -107,16 +112,23 @@ export const W = {
     you ? t("The final board: your last turn.") : t("The final board: {name}'s last turn.", { name: who }),
 
   // the log (and what the live region says)
-  logThrow: (who, d) => t("{name} threw {dice}", { name: who, dice: dice(d) }),
+  logThrow: (who, you, d) =>
+    you ? t("You threw {dice}", { dice: dice(d) }) : t("{name} threw {dice}", { name: who, dice: dice(d) }),
   // Autoplay made the move for the reader (forced moves: no choice in them).
   thrownForYou: t("thrown for you"),
   coveredForYou: t("covered for you"),
   madeForYou: (line, marks) => t("{line} ({marks})", { line, marks: marks.join(", ") }),
-  logCover: (who, d, o) => t("{name} threw {dice} and covered {tiles}", { name: who, dice: dice(d), tiles: set(o) }),
-  logDead: (who, d, solo) =>
-    solo
-      ? t("{name} threw {dice}: nothing reachable, the turn ends", { name: who, dice: dice(d) })
-      : t("{name} threw {dice}: nothing reachable, the turn passes", { name: who, dice: dice(d) }),
+  logCover: (who, you, d, o) =>
+    you ? t("You threw {dice} and covered {tiles}", { dice: dice(d), tiles: set(o) })
+      : t("{name} threw {dice} and covered {tiles}", { name: who, dice: dice(d), tiles: set(o) }),
+  logDead: (who, you, d, solo) =>
+    you
+      ? solo
+        ? t("You threw {dice}: nothing reachable, the turn ends", { dice: dice(d) })
+        : t("You threw {dice}: nothing reachable, the turn passes", { dice: dice(d) })
+      : solo
+        ? t("{name} threw {dice}: nothing reachable, the turn ends", { name: who, dice: dice(d) })
+        : t("{name} threw {dice}: nothing reachable, the turn passes", { name: who, dice: dice(d) }),
   logScore: (who, you, score, total) =>
     you
       ? t("You score {score} this turn (total {total})", { score, total })
@@ -143,11 +155,17 @@ export const W = {
   logCancelled: t("The match was called off"),
   throwNo: (n) => t("Throw {n}", { n: n + 1 }),
 
-  sayThrow: (who, d, opts) =>
-    !opts.length ? t("{name} threw {dice}.", { name: who, dice: dice(d) })
-      : opts.length === 1 ? t("{name} threw {dice}. Only {options}.", { name: who, dice: dice(d), options: options(opts) })
-        : t("{name} threw {dice}. Can cover {options}.", { name: who, dice: dice(d), options: options(opts) }),
-  sayCover: (who, o) => t("{name} covered {tiles}.", { name: who, tiles: set(o) }),
+  sayThrow: (who, you, d, opts) => {
+    const v = { name: who, dice: dice(d), options: options(opts) };
+    if (you) {
+      return !opts.length ? t("You threw {dice}.", v)
+        : opts.length === 1 ? t("You threw {dice}. Only {options}.", v) : t("You threw {dice}. Can cover {options}.", v);
+    }
+    return !opts.length ? t("{name} threw {dice}.", v)
+      : opts.length === 1 ? t("{name} threw {dice}. Only {options}.", v) : t("{name} threw {dice}. Can cover {options}.", v);
+  },
+  sayCover: (who, you, o) =>
+    you ? t("You covered {tiles}.", { tiles: set(o) }) : t("{name} covered {tiles}.", { name: who, tiles: set(o) }),
   sayYourTurn: t("Your turn."),
   sayTurn: (who) => t("{name}'s turn.", { name: who }),
 

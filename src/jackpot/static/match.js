@@ -67,7 +67,7 @@ function render() {
   text($("status"), statusText());
   const deadNow = Boolean(state.turn && state.turn.dice && state.turn.options.length === 0);
   text($("notice"), dead && state.status === "playing" && !deadNow
-    ? W.deadNotice(isYou(dead.seat) ? W.you : seatName(dead.seat), dead.dice, solo()) : "");
+    ? W.deadNotice(seatName(dead.seat), isYou(dead.seat), dead.dice, solo()) : "");
   if (finished) $("message").textContent = "";
   renderDeadline();
   renderResult(state, $("result"), seatName, mySeat());
@@ -202,7 +202,7 @@ function statusText() {
   if (!t) return "";
   if (t.dice && t.options.length === 0) {
     // A dead throw on its way out: the turn passes as soon as it has been seen.
-    return W.deadNotice(seatName(t.seat), t.dice, solo());
+    return W.deadNotice(seatName(t.seat), isYou(t.seat), t.dice, solo());
   }
   if (myTurn()) {
     if (t.dice === null) return t.one_die ? W.yourThrowOneDie : W.yourThrow;
