@@ -106,10 +106,12 @@ async def app_with(settings: Any) -> AsyncIterator[AppClients]:
         await lifespan.__aenter__()
         stack.append(lifespan)
 
-        def client(address: str = "10.0.0.1", host: str = "testserver") -> httpx.AsyncClient:
+        def client(
+            address: str = "10.0.0.1", host: str = "testserver", scheme: str = "http"
+        ) -> httpx.AsyncClient:
             c = httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=application, client=(address, 1234)),
-                base_url=f"http://{host}",
+                base_url=f"{scheme}://{host}",
             )
             clients.append(c)
             return c

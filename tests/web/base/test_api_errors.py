@@ -109,6 +109,17 @@ async def test_unknown_things_are_404(client: httpx.AsyncClient) -> None:
     assert r.status_code == 404 and "<html" in r.text
 
 
+async def test_an_error_page_names_the_kind_of_error_in_its_title(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = await make_client()
+    r = await client.get("/matches/m_nothing", headers={"accept": "text/html"})
+    assert "<title>Not here" in r.text and "<h1>Not here</h1>" in r.text
+    r = await client.get("/matches/m_nothing",
+                         headers={"accept": "text/html", "accept-language": "et"})
+    assert "<title>Siin pole midagi" in r.text, r.text
+    r = await client.post("/logout", headers={"accept": "text/html", "origin": "https://evil.example"})
+    assert r.status_code == 403 and "<h1>Not allowed</h1>" in r.text, r.text
+
+
 async def test_moves_out_of_turn_phase_or_offer(make_client) -> None:  # type: ignore[no-untyped-def]
     ana, ben, stranger = await make_client(), await make_client(), await make_client()
     await sign_up(ana, "Ana")

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale
 from jackpot.web.base import models as t
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, invalid
 from jackpot.web.base.http import settings_of
@@ -130,7 +130,7 @@ async def new_guest(request: Request, conn: AsyncConnection) -> tuple[Actor, str
     (``JACKPOT_GUESTS_PER_ADDRESS_HOUR``), in the caller's transaction: a match
     that cannot be made leaves no guest behind."""
     limit = settings_of(request).guests_per_address_hour
-    made, _ = await counters_of(request).hit("guest:" + client_address(request), 3600)
+    made, _ = await counters_of(request).hit("guest:" + client_bucket(request), 3600)
     if made > limit:
         raise too_many_guests(limit)
     return await create_guest(conn)

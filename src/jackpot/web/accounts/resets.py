@@ -18,7 +18,7 @@ from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import SESSION_DAYS, new_credential, revoke_all
 from jackpot.web.accounts.signin import new_password_hash, user_words
 from jackpot.web.base import models as t
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.http import db_of, settings_of
@@ -33,7 +33,7 @@ async def request_reset(request: Request, email: str) -> None:
     settings = settings_of(request)
     await take(
         counters_of(request),
-        "reset:" + client_address(request),
+        "reset:" + client_bucket(request),
         settings.reset_limit,
         N_("too many password resets asked from your address"),
     )

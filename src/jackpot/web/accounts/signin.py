@@ -27,7 +27,7 @@ from sqlalchemy import select, update
 from jackpot.i18n import N_
 from jackpot.web.accounts import credentials
 from jackpot.web.base import models as t
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of, settings_of
@@ -43,18 +43,32 @@ def passwords_of(request: Request) -> Passwords:
 
 async def sign_up(request: Request, email: str, password: str, name: str) -> tuple[Actor, str]:
     """A new account (a guest's row becomes it); the password is hashed before the
-    write transaction begins."""
+    write transaction begins.
+
+    Two counts per address: every attempt (a generous one, as judging a password
+    costs some work), and the attempts that pass the checks, whose hash is the costly
+    part. So somebody trying one weak password after another is not locked out of
+    signing up, and each address still makes few accounts, or asks whether an email
+    has one (409 ``email_taken``) only so often."""
     settings = settings_of(request)
+    counters = counters_of(request)
+    address = client_bucket(request)
     await take(
-        counters_of(request),
-        "signup:" + client_address(request),
-        settings.signup_limit,
-        N_("too many sign-ups from your address"),
+        counters,
+        "signup-try:" + address,
+        settings.signup_try_limit,
+        N_("too many sign-up attempts from your address"),
     )
     email = credentials.check_email(email)
     name = credentials.check_name(name)
     passwords = passwords_of(request)
     await passwords.check_strength(password, *user_words(email, name))
+    await take(
+        counters,
+        "signup:" + address,
+        settings.signup_limit,
+        N_("too many sign-ups from your address"),
+    )
     password_hash = await passwords.hash(password)
     guest = await current_actor(request)
     async with db_of(request).write() as conn:
@@ -74,7 +88,7 @@ async def _check(request: Request, account: str, password_hash: str | None, pass
     per address and per account."""
     settings = settings_of(request)
     counters = counters_of(request)
-    pair, addr, acct = _keys(account, client_address(request))
+    pair, addr, acct = _keys(account, client_bucket(request))
     failed, left = await counters.peek(addr)
     if failed >= settings.address_failure_limit.count:
         raise TooMany(N_("too many wrong passwords from your address"), left)
@@ -84,9 +98,7 @@ async def _check(request: Request, account: str, password_hash: str | None, pass
         allowed = 1
     tries, left = await counters.hit(pair, settings.failure_limit.window)
     if tries > allowed:
-        raise TooMany(
-            N_("too many wrong passwords for this account from your address"), left
-        )
+        raise TooMany(N_("too many wrong passwords for this account from your address"), left)
     if await passwords_of(request).verify(password_hash, password):
         await counters.clear(pair)
         return True
@@ -101,7 +113,7 @@ async def log_in(request: Request, email: str, password: str) -> tuple[Actor, st
     settings = settings_of(request)
     await take(
         counters_of(request),
-        "login:" + client_address(request),
+        "login:" + client_bucket(request),
         settings.login_limit,
         N_("too many log-ins from your address"),
     )
@@ -119,7 +131,9 @@ async def log_in(request: Request, email: str, password: str) -> tuple[Actor, st
     assert row is not None
     async with db_of(request).write() as conn:
         await conn.execute(
-            update(t.users).where(t.users.c.id == row.id).values(last_seen=utcnow())
+            update(t.users)
+            .where(t.users.c.id == row.id)
+            .values(last_seen=utcnow())
             .execution_options(**KEEPS_ACTOR)
         )
         token = await credentials.new_credential(conn, row.id, "session", credentials.SESSION_DAYS)
@@ -155,7 +169,7 @@ async def new_password_hash(request: Request, password: str, *user_words: str) -
     settings = settings_of(request)
     await take(
         counters_of(request),
-        "password:" + client_address(request),
+        "password:" + client_bucket(request),
         settings.password_limit,
         N_("too many password changes from your address"),
     )

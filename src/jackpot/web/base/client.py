@@ -4,12 +4,13 @@ X-Forwarded-For / X-Forwarded-Proto are believed only from the proxies named in 
 settings.
 
 Every per-address limit (logins, sign-ups, resets, streams, guests) keys on
-``client_address``. If any peer could name its own address in a header, one client
-could spread its attempts over as many "addresses" as it likes, or exhaust another
-person's allowance; so a forwarded header counts only when the peer that sent it is
-a trusted proxy (``JACKPOT_TRUSTED_PROXIES``, none by default), and then the
-address is the right-most one in the chain that is not itself a trusted proxy (the
-left-most entries are whatever the client wrote).
+``client_bucket``: the ``client_address``, or its /64 network for IPv6. If any
+peer could name its own address in a header, one client could spread its attempts
+over as many "addresses" as it likes, or exhaust another person's allowance; so a
+forwarded header counts only when the peer that sent it is a trusted proxy
+(``JACKPOT_TRUSTED_PROXIES``, none by default), and then the address is the
+right-most one in the chain that is not itself a trusted proxy (the left-most entries
+are whatever the client wrote).
 
 The pure-ASGI ``AllowedHosts`` gate is here too: it refuses a request whose Host
 header names a site we are not (400), so nothing built from that header (a URL a
@@ -89,6 +90,26 @@ def _resolved(scope: Scope) -> tuple[str, bool]:
 def client_address(request: HTTPConnection) -> str:
     """The client's IP address as far as we can trust it (remembered per request)."""
     return _resolved(request.scope)[0]
+
+
+def address_bucket(address: str) -> str:
+    """What a per-address limit counts under: an IPv4 address itself, an IPv6 one's
+    /64 network. One IPv6 host is commonly given a whole /64, so counting each of its
+    addresses apart would hand it billions of allowances."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network((ip, 64), strict=False))
+    return str(ip)
+
+
+def client_bucket(request: HTTPConnection) -> str:
+    """The client's ``address_bucket``: the key of every per-address limit."""
+    return address_bucket(client_address(request))
 
 
 def client_https(request: HTTPConnection) -> bool:

@@ -13,6 +13,7 @@ from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
 from jackpot.web.base.bus import EventBus
+from jackpot.web.base.client import client_https
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import forbidden, unauthorized
@@ -148,8 +149,14 @@ def same_origin(request: HTTPConnection) -> bool:
         return True
     if origin == "null":
         return False
+    parts = urlsplit(origin)
+    # A page served over plain http (which anyone on the path can write) may not
+    # act on a site reached over https; and nothing but a web page may act at all.
+    schemes = ("https",) if client_https(request) else ("http", "https")
+    if parts.scheme not in schemes:
+        return False
     host = request.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    return parts.netloc.lower() == host.lower()
 
 
 def csrf_token(request: Request) -> str:

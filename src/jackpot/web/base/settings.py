@@ -226,6 +226,7 @@ class Settings:
     trusted_proxies: tuple[IPNetwork, ...] = ()
     #: Limits per client address (signin.py; docs/security.md lists them all).
     signup_limit: Rate = Rate(10, 3600)
+    signup_try_limit: Rate = Rate(50, 3600)
     login_limit: Rate = Rate(30, 900)
     password_limit: Rate = Rate(10, 3600)
     #: Wrong passwords per account and address, per address, per account.
@@ -367,6 +368,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         allowed_hosts=_host_list(env, "JACKPOT_ALLOWED_HOSTS"),
         trusted_proxies=_networks(env, "JACKPOT_TRUSTED_PROXIES"),
         signup_limit=_rate(env, "JACKPOT_SIGNUP_LIMIT", Rate(10, 3600)),
+        signup_try_limit=_rate(env, "JACKPOT_SIGNUP_TRY_LIMIT", Rate(50, 3600)),
         login_limit=_rate(env, "JACKPOT_LOGIN_LIMIT", Rate(30, 900)),
         password_limit=_rate(env, "JACKPOT_PASSWORD_CHANGE_LIMIT", Rate(10, 3600)),
         failure_limit=_rate(env, "JACKPOT_FAILURE_LIMIT", Rate(5, 900)),

@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base.bus import EventBus, Subscription, bursts, is_closed
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import db_of, require_actor, settings_of
@@ -233,7 +233,7 @@ async def my_events(request: Request) -> Response:
     db = db_of(request)
     # The same caps as a match's stream (per client address, and in all).
     caps: StreamCaps = request.app.state.stream_caps
-    address = client_address(request)
+    address = client_bucket(request)
     caps.acquire(address)
     sub = hub.subscribe(actor.user_id)
     done = False

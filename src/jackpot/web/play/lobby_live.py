@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from fastapi import Request
 
 from jackpot.web.base.bus import EventBus, bursts, is_closed
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.http import bus_of, settings_of
 from jackpot.web.base.stream_caps import CappedStream, StreamCaps
 from jackpot.web.play.transaction import Outcome
@@ -42,7 +42,7 @@ async def lobby_stream(request: Request) -> CappedStream:
     counts among the caller's open streams, as a match's does (base/stream_caps.py)."""
     keepalive = settings_of(request).sse_keepalive
     caps: StreamCaps = request.app.state.stream_caps
-    address = client_address(request)
+    address = client_bucket(request)
     caps.acquire(address)
     sub = bus_of(request).subscribe(LOBBY)
 

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.errors import ApiError, already_said, bad_request, unauthorized
 from jackpot.web.base.http import bus_of, current_actor, db_of, same_origin
 from jackpot.web.base.responses import validation_message
@@ -115,7 +115,7 @@ async def match_socket(scope: Scope, receive: Receive, send: Send, match_id: str
         last = max(0, min(int(raw), 2**31))
     # A socket holds a descriptor as long as a stream does: the same caps.
     caps: StreamCaps = websocket.app.state.stream_caps
-    address = client_address(websocket)
+    address = client_bucket(websocket)
     try:
         caps.acquire(address)
     except ApiError as exc:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base.bus import bursts, is_closed
-from jackpot.web.base.client import client_address
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import bus_of, db_of, settings_of
@@ -113,7 +113,7 @@ async def event_stream(request: Request, match_id: str) -> Response:
         return Response(status_code=204)
     keepalive = settings_of(request).sse_keepalive
     caps: StreamCaps = request.app.state.stream_caps
-    address = client_address(request)
+    address = client_bucket(request)
     caps.acquire(address)
     sub = bus_of(request).subscribe(match_id)
     try:
