@@ -178,8 +178,12 @@ export const W = {
   youWin: t("You win!"),
   drawBetween: (names) => t("A draw between {names}", { names: andList(names) }),
   wins: (who) => t("{name} wins", { name: who }),
+  // A seat that left the match has no total worth showing: one who resigned before
+  // throwing would read "total 0", the best score at the table.
   placeLine: (place, who, total, shut, out) => {
-    let line = t("Place {place}: {name}, total {total}", { place, name: who, total });
+    let line = out
+      ? t("Place {place}: {name}", { place, name: who })
+      : t("Place {place}: {name}, total {total}", { place, name: who, total });
     if (shut !== null) line += tn(", shut the box in {n} throw", ", shut the box in {n} throws", shut);
     if (out === "resigned") line += t(", resigned");
     if (out === "timeout") line += t(", ran out of time");
