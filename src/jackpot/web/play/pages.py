@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from jinja2 import TemplateNotFound
 
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
-from jackpot.web.base.errors import ApiError
+from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.forms import form_int, form_text, read_form, see_other
 from jackpot.web.base.http import bus_of, current_actor, db_of, set_session_cookie, settings_of
 from jackpot.web.base.quotas import active_cap
@@ -63,7 +63,10 @@ async def play(request: Request) -> Response:
     """One click from the home page: a match against the bot (or alone), guest or not."""
     form = await read_form(request)
     variant = form_text(form, "variant", "jackpot")
-    solo = form_text(form, "mode", "bot") == "solo"
+    mode = form_text(form, "mode", "bot")
+    if mode not in ("bot", "solo"):
+        raise invalid("mode must be 'bot' or 'solo', not %(given)s", given=repr(mode))
+    solo = mode == "solo"
     actor = await current_actor(request)
     new_token = None
     async with db_of(request).write() as conn:
