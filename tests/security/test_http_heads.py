@@ -1,6 +1,6 @@
-"""A request's line and headers have a deadline and a size cap (web/base/http_guard.py):
-a client cannot hold connections open by sending half a request, nor make the server
-keep a head of any size. Against a real `jackpot serve`."""
+"""A request's line and headers have a deadline and a size cap, its body a deadline
+(web/base/http_guard.py): a client cannot hold connections open by sending half a
+request, nor make the server keep a head of any size. Against a real `jackpot serve`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import httpx
 from servers import running_server
 
 HEAD_SECONDS = "1"
+BODY_SECONDS = "2"
 
 
 def exchange(url: str, payload: bytes, wait: float = 30) -> bytes:
@@ -30,7 +31,11 @@ def exchange(url: str, payload: bytes, wait: float = 30) -> bytes:
 
 
 def test_half_sent_heads_are_closed_and_big_heads_refused(tmp_path: Path) -> None:
-    env = {"JACKPOT_HEADER_SECONDS": HEAD_SECONDS, "JACKPOT_MAX_HEADER_BYTES": "4096"}
+    env = {
+        "JACKPOT_HEADER_SECONDS": HEAD_SECONDS,
+        "JACKPOT_BODY_SECONDS": BODY_SECONDS,
+        "JACKPOT_MAX_HEADER_BYTES": "4096",
+    }
     with running_server(tmp_path, env) as url:
         # Half a request, then silence; and a connection that never says anything.
         assert exchange(url, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: b") == b""
@@ -42,6 +47,18 @@ def test_half_sent_heads_are_closed_and_big_heads_refused(tmp_path: Path) -> Non
         big_line = b"GET /api/health?%s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % (b"a" * 5000)
         for payload in (big_header, big_line):
             assert exchange(url, payload).startswith(b"HTTP/1.1 431 ")
+        # A body that stops short of its length, or a chunked one that never ends: the
+        # connection is closed once the body's time is up (nothing was answered).
+        short_body = (
+            b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"seats\""
+        )
+        endless = (
+            b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n"
+        )
+        for payload in (short_body, endless):
+            assert exchange(url, payload, wait=20) == b"", payload
         # Heads within the cap, on one kept-alive connection that idles past the
         # deadline between requests: served as ever.
         with httpx.Client(base_url=url) as client:

@@ -1,4 +1,4 @@
-"""The HTTP protocol the server speaks: uvicorn's, with a deadline and a size for headers.
+"""The HTTP protocol the server speaks: uvicorn's, with deadlines and a size for requests.
 
 uvicorn reads a request's headers for as long as a client cares to send them and
 keeps every byte of them: one client holding thousands of half-sent requests ran
@@ -6,8 +6,11 @@ the server out of file descriptors, and a header of 50 MB took 50 MB (an attack
 pass, docs/security.md). Here a connection that has not finished its request line
 and headers within ``header_seconds`` of connecting (or of starting its next
 request) is closed, and a head over ``max_header_bytes`` is answered 431 and
-closed. The timer stops once the headers are in: a slow body, a long answer, an
-open stream or a WebSocket are other limits' business.
+closed. Then the body (capped in size by the app) has ``body_seconds`` to arrive, or
+the connection is closed: a body sent a byte a minute would hold a connection and a
+task as long. The timer stops once the request is in: a long answer, an open stream
+or a WebSocket are other limits' business, and uvicorn's keep-alive timeout closes
+an idle kept connection.
 """
 
 from __future__ import annotations
@@ -28,40 +31,41 @@ class HeadTooLarge(Exception):
 
 
 @functools.cache
-def limits() -> tuple[float, int]:
-    """(header_seconds, max_header_bytes) from this process's settings. Read here, in
-    each process that serves: uvicorn builds the protocol itself, in each worker."""
+def limits() -> tuple[float, float, int]:
+    """(header_seconds, body_seconds, max_header_bytes) from this process's settings.
+    Read here, in each process that serves: uvicorn builds the protocol itself, in
+    each worker."""
     settings = load_settings()
-    return settings.header_seconds, settings.max_header_bytes
+    return settings.header_seconds, settings.body_seconds, settings.max_header_bytes
 
 
 class GuardedHttp(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.header_seconds, self.max_header_bytes = limits()
+        self.header_seconds, self.body_seconds, self.max_header_bytes = limits()
         self.head_bytes = 0
-        self.head_timer: asyncio.TimerHandle | None = None
+        #: The deadline of the request being read (its head, then its body), if any.
+        self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.start_head_timer()
+        self.start_timer(self.header_seconds)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.stop_head_timer()
+        self.stop_timer()
         super().connection_lost(exc)
 
-    def start_head_timer(self) -> None:
-        self.stop_head_timer()
-        self.head_bytes = 0
-        self.head_timer = self.loop.call_later(self.header_seconds, self.head_too_slow)
+    def start_timer(self, seconds: float) -> None:
+        self.stop_timer()
+        self.timer = self.loop.call_later(seconds, self.too_slow)
 
-    def stop_head_timer(self) -> None:
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
+    def stop_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
-    def head_too_slow(self) -> None:
-        self.head_timer = None
+    def too_slow(self) -> None:
+        self.timer = None
         self.transport.close()
 
     def count_head(self, size: int) -> None:
@@ -69,7 +73,7 @@ class GuardedHttp(HttpToolsProtocol):
         through ``send_400_response``, which says 431 here)."""
         self.head_bytes += size
         if self.head_bytes > self.max_header_bytes:
-            self.stop_head_timer()
+            self.stop_timer()
             raise HeadTooLarge
 
     def send_400_response(self, msg: str) -> None:
@@ -85,8 +89,9 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        if self.head_timer is None:  # the next request on a kept-alive connection
-            self.start_head_timer()
+        if self.timer is None:  # the next request on a kept-alive connection
+            self.start_timer(self.header_seconds)
+            self.head_bytes = 0
 
     def on_url(self, url: bytes) -> None:
         self.count_head(len(url))
@@ -97,5 +102,12 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        self.stop_head_timer()
         super().on_headers_complete()
+        if self.parser.should_upgrade():
+            self.stop_timer()  # the connection is a WebSocket's now (or refused)
+        else:
+            self.start_timer(self.body_seconds)
+
+    def on_message_complete(self) -> None:
+        self.stop_timer()
+        super().on_message_complete()

@@ -244,6 +244,8 @@ class Settings:
     streams_per_address: int = 32
     #: Seconds a connection has to send a request's line and headers (http_guard.py).
     header_seconds: float = 10.0
+    #: Seconds a request's body has to arrive once its headers are in.
+    body_seconds: float = 30.0
     #: Bytes a request's line and headers may take together.
     max_header_bytes: int = 16384
     #: Live-event streams open at once in this process; 0: the file limit less the reserve.
@@ -380,6 +382,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         hash_queue=_int(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         streams_per_address=_int(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
         header_seconds=_float(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
+        body_seconds=_float(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),
         max_header_bytes=_int(env, "JACKPOT_MAX_HEADER_BYTES", 16384, 1024, 1_048_576),
         max_streams=_int(env, "JACKPOT_MAX_STREAMS", 0, 0, 10_000_000),
         fd_reserve=_int(env, "JACKPOT_FD_RESERVE", 128, 16, 1_000_000),
