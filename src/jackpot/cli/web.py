@@ -85,7 +85,7 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=MAX_MESSAGE,
         # Compressing frames of a few hundred bytes costs more CPU than it saves.
         ws_per_message_deflate=False,
-        # uvicorn's httptools protocol with a deadline and a cap on request heads.
+        # uvicorn's httptools protocol with deadlines for requests and a cap on heads.
         http=GuardedHttp,
     )
     if workers:
