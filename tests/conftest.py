@@ -26,6 +26,7 @@ CHROMIUM = "/usr/bin/chromium"
 #: Per-address limits for test servers whose many players all come from 127.0.0.1.
 MANY_PLAYERS_ONE_ADDRESS = {
     "JACKPOT_SIGNUP_LIMIT": "100000/1h",
+    "JACKPOT_SIGNUP_TRY_LIMIT": "100000/1h",
     "JACKPOT_LOGIN_LIMIT": "100000/1h",
     "JACKPOT_PASSWORD_CHANGE_LIMIT": "100000/1h",
     "JACKPOT_RESET_LIMIT": "100000/1h",

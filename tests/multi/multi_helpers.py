@@ -76,6 +76,8 @@ class Server:
             "JACKPOT_SWEEPER": "false",
             # every player of these tests comes from 127.0.0.1
             "JACKPOT_SIGNUP_LIMIT": "100000/1h",
+            "JACKPOT_SIGNUP_TRY_LIMIT": "100000/1h",
+            "JACKPOT_CONNECTIONS_PER_ADDRESS": "100000",
             "JACKPOT_LOGIN_LIMIT": "100000/1h",
             **env,
         }

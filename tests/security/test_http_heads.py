@@ -66,3 +66,29 @@ def test_half_sent_heads_are_closed_and_big_heads_refused(tmp_path: Path) -> Non
                 r = client.get("/api/health", headers={"x-a": "a" * 3000})
                 assert r.status_code == 200
                 time.sleep(float(HEAD_SECONDS) + 0.5)
+
+
+def test_one_address_has_a_cap_on_open_connections(tmp_path: Path) -> None:
+    env = {"JACKPOT_CONNECTIONS_PER_ADDRESS": "3", "JACKPOT_HEADER_SECONDS": "60"}
+    with running_server(tmp_path, env) as url:
+        host, port = url.removeprefix("http://").split(":")
+        quiet = [socket.create_connection((host, int(port))) for _ in range(3)]
+        # The fourth is told why at once and closed; the three quiet ones stay open.
+        # (It sends nothing: a request the server never reads could turn its close
+        # into a reset that loses the answer.)
+        over = exchange(url, b"", wait=10)
+        assert over.startswith(b"HTTP/1.1 429 ") and b"too many connections" in over, over
+        quiet.pop().close()
+        # Once one closes, a new connection is served (the server may take a moment
+        # to see the close).
+        answered = b""
+        for _ in range(50):
+            answered = exchange(
+                url, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+            if answered.startswith(b"HTTP/1.1 200 "):
+                break
+            time.sleep(0.1)
+        assert answered.startswith(b"HTTP/1.1 200 "), answered
+        for s in quiet:
+            s.close()

@@ -56,6 +56,8 @@ class Server:
                # Every benchmark player comes from this one address: the limits a
                # stranger meets per address would stop the benchmark, not measure it.
                "JACKPOT_SIGNUP_LIMIT": "1000000/1h",
+               "JACKPOT_SIGNUP_TRY_LIMIT": "1000000/1h",
+               "JACKPOT_CONNECTIONS_PER_ADDRESS": "1000000",
                "JACKPOT_LOGIN_LIMIT": "1000000/1h",
                "JACKPOT_STREAMS_PER_ADDRESS": "100000",
                "JACKPOT_ACCOUNT_ACTIVE_MATCHES": "100000"}

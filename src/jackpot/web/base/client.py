@@ -34,7 +34,7 @@ _ADDRESS = "jackpot.client_address"
 _HTTPS = "jackpot.client_https"
 
 
-def _is_trusted(host: str, proxies: tuple[IPNetwork, ...]) -> bool:
+def is_trusted_proxy(host: str, proxies: tuple[IPNetwork, ...]) -> bool:
     if not proxies:
         return False
     try:
@@ -54,7 +54,7 @@ def resolve_client(scope: Scope, proxies: tuple[IPNetwork, ...]) -> tuple[str, b
     client = scope.get("client")
     peer = client[0] if client else "unknown"
     https = scope.get("scheme") in ("https", "wss")
-    if not _is_trusted(peer, proxies):
+    if not is_trusted_proxy(peer, proxies):
         return peer, https
     forwarded = _header(scope, b"x-forwarded-for")
     address = peer
@@ -63,7 +63,7 @@ def resolve_client(scope: Scope, proxies: tuple[IPNetwork, ...]) -> tuple[str, b
         # Right to left: each trusted proxy vouches for the hop before it.
         for hop in reversed(hops):
             address = hop
-            if not _is_trusted(hop, proxies):
+            if not is_trusted_proxy(hop, proxies):
                 break
         try:
             address = str(ipaddress.ip_address(address))

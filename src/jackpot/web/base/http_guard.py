@@ -11,19 +11,32 @@ the connection is closed: a body sent a byte a minute would hold a connection an
 task as long. The timer stops once the request is in: a long answer, an open stream
 or a WebSocket are other limits' business, and uvicorn's keep-alive timeout closes
 an idle kept connection.
+
+Each process counts the HTTP connections open from each client address (its /64 for
+IPv6) and answers one over ``connections_per_address`` 429 and closes it, so one
+address cannot take every descriptor by opening connections and going quiet between
+requests. A trusted proxy's connections are not counted: they carry everybody's. A
+connection leaves the count when it closes or becomes a WebSocket (the match sockets
+and streams are capped per address by the app).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from jackpot.web.base.settings import load_settings
+from jackpot.web.base.client import address_bucket, is_trusted_proxy
+from jackpot.web.base.settings import Settings, load_settings
 
 TOO_LARGE = b"the request's line and headers are over the server's cap"
+TOO_MANY = b"too many connections from your address; close some and try again"
+
+#: Open HTTP connections per client address, in this process.
+OPEN_CONNECTIONS: Counter[str] = Counter()
 
 
 class HeadTooLarge(Exception):
@@ -31,29 +44,56 @@ class HeadTooLarge(Exception):
 
 
 @functools.cache
-def limits() -> tuple[float, float, int]:
-    """(header_seconds, body_seconds, max_header_bytes) from this process's settings.
-    Read here, in each process that serves: uvicorn builds the protocol itself, in
-    each worker."""
-    settings = load_settings()
-    return settings.header_seconds, settings.body_seconds, settings.max_header_bytes
+def guard_settings() -> Settings:
+    """This process's settings, read here, in each process that serves: uvicorn builds
+    the protocol itself, in each worker."""
+    return load_settings()
 
 
 class GuardedHttp(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.header_seconds, self.body_seconds, self.max_header_bytes = limits()
+        settings = guard_settings()
+        self.header_seconds = settings.header_seconds
+        self.body_seconds = settings.body_seconds
+        self.max_header_bytes = settings.max_header_bytes
         self.head_bytes = 0
+        #: The address this connection is counted under, while it is.
+        self.counted: str | None = None
         #: The deadline of the request being read (its head, then its body), if any.
         self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.start_timer(self.header_seconds)
+        peer = transport.get_extra_info("peername")
+        settings = guard_settings()
+        if not peer or is_trusted_proxy(peer[0], settings.trusted_proxies):
+            return
+        self.counted = address_bucket(peer[0])
+        OPEN_CONNECTIONS[self.counted] += 1
+        if OPEN_CONNECTIONS[self.counted] > settings.connections_per_address:
+            self.stop_timer()
+            self.refuse(b"429 Too Many Requests", TOO_MANY)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.stop_timer()
+        self.uncount()
         super().connection_lost(exc)
+
+    def uncount(self) -> None:
+        if self.counted is not None:
+            OPEN_CONNECTIONS[self.counted] -= 1
+            if OPEN_CONNECTIONS[self.counted] <= 0:
+                del OPEN_CONNECTIONS[self.counted]
+            self.counted = None
+
+    def refuse(self, status: bytes, text: bytes) -> None:
+        self.transport.write(
+            b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (status, len(text), text)
+        )
+        self.transport.close()
 
     def start_timer(self, seconds: float) -> None:
         self.stop_timer()
@@ -80,12 +120,7 @@ class GuardedHttp(HttpToolsProtocol):
         if self.head_bytes <= self.max_header_bytes:
             super().send_400_response(msg)
             return
-        self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-            b"content-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-            b"content-length: %d\r\n\r\n%s" % (len(TOO_LARGE), TOO_LARGE)
-        )
-        self.transport.close()
+        self.refuse(b"431 Request Header Fields Too Large", TOO_LARGE)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -105,6 +140,7 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_headers_complete()
         if self.parser.should_upgrade():
             self.stop_timer()  # the connection is a WebSocket's now (or refused)
+            self.uncount()
         else:
             self.start_timer(self.body_seconds)
 

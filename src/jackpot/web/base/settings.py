@@ -246,6 +246,8 @@ class Settings:
     header_seconds: float = 10.0
     #: Seconds a request's body has to arrive once its headers are in.
     body_seconds: float = 30.0
+    #: HTTP connections open at once from one client address (not a trusted proxy).
+    connections_per_address: int = 256
     #: Bytes a request's line and headers may take together.
     max_header_bytes: int = 16384
     #: Live-event streams open at once in this process; 0: the file limit less the reserve.
@@ -384,6 +386,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         header_seconds=_float(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
         body_seconds=_float(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),
         max_header_bytes=_int(env, "JACKPOT_MAX_HEADER_BYTES", 16384, 1024, 1_048_576),
+        connections_per_address=_int(env, "JACKPOT_CONNECTIONS_PER_ADDRESS", 256, 1, 10**6),
         max_streams=_int(env, "JACKPOT_MAX_STREAMS", 0, 0, 10_000_000),
         fd_reserve=_int(env, "JACKPOT_FD_RESERVE", 128, 16, 1_000_000),
         guest_active_matches=_int(env, "JACKPOT_GUEST_ACTIVE_MATCHES", 5, 1, 10_000),
