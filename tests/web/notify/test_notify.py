@@ -308,22 +308,25 @@ async def test_a_throw_replaces_the_reminder_of_the_one_before(app, make_client,
     ana, ben = await player(make_client), await player(make_client)
     state = await start_match(ana, ben)
     mid = state["id"]
+    ana_seat = state["turn"]["seat"]  # start_match lets Ana throw first
     for _ in range(4):  # throws and covers; each new throw due gets its own reminder
         turn = state["turn"]
+        # A throw with nothing to cover passes the turn: whoever has it moves.
+        mover = ana if turn["seat"] == ana_seat else ben
         if turn["dice"] is None:
-            state = (await ana.client.post(f"/api/matches/{mid}/throw", json={})).json()
+            r = await mover.client.post(f"/api/matches/{mid}/throw", json={})
         else:
-            state = (
-                await ana.client.post(
-                    f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]}
-                )
-            ).json()
+            r = await mover.client.post(
+                f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]}
+            )
+        assert r.status_code == 200, r.text
+        state = r.json()
     rows = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
     due_now = datetime.fromisoformat(state["turn"]["due_at"].replace("Z", "+00:00"))
     pending = [r for r in rows if r.status == "pending"]
     assert len(pending) == 1
     assert abs(pending[0].due_at - due_now) < timedelta(seconds=1)  # the page shows whole seconds
-    assert pending[0].user_id == (ana.id if state["turn"]["seat"] == 0 else ben.id)
+    assert pending[0].user_id == (ana.id if state["turn"]["seat"] == ana_seat else ben.id)
 
 
 async def test_a_reminder_moved_on_while_its_mail_goes_is_still_sent_later(  # type: ignore[no-untyped-def]

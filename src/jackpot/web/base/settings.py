@@ -23,7 +23,6 @@ MIN_EXPIRY_SECONDS = 3600
 MAX_EXPIRY_SECONDS = 30 * 24 * 3600
 DEFAULT_EXPIRY_SECONDS = 7 * 24 * 3600
 
-
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: Names that always reach this machine itself.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -242,14 +241,13 @@ class Settings:
     hash_queue: int = 64
     #: Live-event streams open at once from one client address.
     streams_per_address: int = 32
-    #: Seconds a connection has to send a request's line and headers (http_guard.py).
+    #: Seconds a connection has for a request's line and headers, then for its body;
+    #: the bytes its line and headers may take; HTTP connections open at once from one
+    #: client address, not a trusted proxy's (all in http_guard.py).
     header_seconds: float = 10.0
-    #: Seconds a request's body has to arrive once its headers are in.
     body_seconds: float = 30.0
-    #: HTTP connections open at once from one client address (not a trusted proxy).
-    connections_per_address: int = 256
-    #: Bytes a request's line and headers may take together.
     max_header_bytes: int = 16384
+    connections_per_address: int = 256
     #: Live-event streams open at once in this process; 0: the file limit less the reserve.
     max_streams: int = 0
     #: File descriptors kept for everything but streams (database, sockets, files).
