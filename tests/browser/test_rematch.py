@@ -56,10 +56,20 @@ def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type:
         expect(page.locator("#rematch")).to_be_visible()
     expect(ben.locator("#rematch-status")).to_contain_text("same seats, variant and deadline")
 
-    # Ben offers; Ana's page shows the offer by itself and she accepts.
-    ben.click("#rematch-offer")
+    # Ben offers from the keyboard: the box's polls leave his focus where it is, and
+    # his Enter moves it to the button that replaces the one he pressed.
+    ben.focus("#rematch-offer")
+    ben.wait_for_timeout(2500)  # a poll of the rematch box has come and gone
+    expect(ben.locator("#rematch-offer")).to_be_focused()
+    ben.keyboard.press("Enter")
     expect(ben.locator("#rematch-status")).to_contain_text(f"Waiting for Ana{tag}")
+    expect(ben.locator("#rematch-withdraw")).to_be_focused()
+    # Ana's page shows the offer by itself, says it once, and she accepts.
     expect(ana.locator("#rematch-status")).to_contain_text(f"Ben{tag} offers a rematch")
+    expect(ana.locator("#announce")).to_contain_text(f"Ben{tag} offers a rematch")
+    ana.wait_for_timeout(2500)
+    said = ana.locator("#announce p").all_inner_texts()
+    assert sum("offers a rematch" in line for line in said) == 1, said
     ana.click("#rematch-accept")
 
     # Both pages go to the same new match, with a new commitment, and an order of

@@ -9,6 +9,7 @@ import { W, set } from "./match-words.js";
 import { play, setUpSoundSwitch } from "./match-sound.js";
 import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 import { Live } from "./match-live.js";
+import { announce } from "./announce.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -237,14 +238,6 @@ function focusAfter(ev) {
   } else if (ev.type === "match_ended") {
     focusTo($("result"));
   }
-}
-function announce(text) {
-  if (!text) return;
-  const p = document.createElement("p");
-  p.textContent = text;
-  const box = $("announce");
-  box.append(p);
-  while (box.childElementCount > 6) box.firstElementChild.remove();
 }
 
 // -- playing events out at a readable pace ----------------------------------------

@@ -2,7 +2,12 @@
 // or decline one, and go to the new match as soon as everyone has accepted. It
 // wakes up when match.js shows the result, then asks the server every 2 s while
 // an offer is open (the finished match's event stream has ended by then).
+//
+// The box is rebuilt only when what it says changes, with focus kept on the button
+// that had it (or moved to the new one), and each change is said once in the page's
+// live region: a rebuild every poll took focus from a keyboard player every 2 s.
 import { andList, t } from "./i18n.js";
+import { announce } from "./announce.js";
 
 const root = document.getElementById("match");
 const box = document.getElementById("rematch");
@@ -12,6 +17,8 @@ const POLL_MS = 2000;
 let view = null;
 let timer = null;
 let busy = false;
+let shown = null; // what the box shows now, to rebuild it only when that changes
+let said = null; // the status last announced
 
 function newSeed() {
   const bytes = new Uint8Array(8);
@@ -35,12 +42,17 @@ function button(id, text, onClick, cls) {
   b.id = id;
   b.textContent = text;
   if (cls) b.className = cls;
-  b.disabled = busy;
-  b.addEventListener("click", onClick);
+  // Not `disabled` while a request is out: a disabled button drops the focus.
+  b.setAttribute("aria-disabled", String(busy));
+  b.addEventListener("click", () => { if (!busy) onClick(); });
   return b;
 }
 
 function render() {
+  const key = JSON.stringify([view, busy]);
+  if (key === shown) return;
+  shown = key;
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
   box.textContent = "";
   if (!view || !view.possible || view.your_seat === null) { box.hidden = true; return; }
   box.hidden = false;
@@ -78,6 +90,14 @@ function render() {
   seedNote.className = "hint";
   seedNote.textContent = t("Your client seed for the rematch: {seed}", { seed });
   if (!o || o.status !== "started") box.append(seedNote);
+  if (focused) {
+    const again = focused.id && document.getElementById(focused.id);
+    (again || box.querySelector("button, a"))?.focus();
+  }
+  // The first status (the offer to play again) comes with the result, which the
+  // page announces itself; every change after it is said once.
+  if (said !== null && p.textContent !== said) announce(p.textContent);
+  said = p.textContent;
 }
 
 // Go to the new match when it starts while this page watches (an old match opened
