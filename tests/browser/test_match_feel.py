@@ -318,27 +318,6 @@ def test_a_seat_that_is_out_watches_the_match_go_on(browser: Browser, live_serve
     ben_ctx.close()
 
 
-def test_a_seat_that_resigned_at_once_shows_no_total(browser: Browser, live_server: Any) -> None:
-    url = live_server.url
-    tag = secrets.token_hex(2)
-    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
-    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
-    sign_up(ana, url, f"Ana{tag}")
-    sign_up(ben, url, f"Ben{tag}")
-    mid = start_match(ana, url, {"seats": 2, "bots": 0}, joiners=(ben,))
-    ana.goto(f"{url}/matches/{mid}")
-    ben.goto(f"{url}/matches/{mid}")
-    ana.click("#resign")
-    ana.click("#resign-yes")
-    # Ana never threw: "total 0" would read as the best score at the table.
-    places = ben.locator("#result li")
-    expect(places).to_have_count(2)
-    expect(places.nth(1)).to_have_text(f"Place 2: Ana{tag}, resigned")
-    expect(places.nth(0)).to_have_text("Place 1: You, total 0")
-    ana_ctx.close()
-    ben_ctx.close()
-
-
 def test_reconnecting_and_one_log_live_and_after_reload(browser: Browser, live_server: Any) -> None:
     url = live_server.url
     tag = secrets.token_hex(2)
