@@ -59,6 +59,18 @@ def test_half_sent_heads_are_closed_and_big_heads_refused(tmp_path: Path) -> Non
         )
         for payload in (short_body, endless):
             assert exchange(url, payload, wait=20) == b"", payload
+        # Blank lines after an answer begin no request but stop uvicorn's keep-alive
+        # timer (30 s): the next head's deadline runs from them.
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port))) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            s.settimeout(10)
+            answer = b""
+            while not answer.endswith(b'{"status":"ok"}'):
+                answer += s.recv(65536)
+            s.sendall(b"\r\n")
+            s.settimeout(20)
+            assert s.recv(65536) == b""
         # Heads within the cap, on one kept-alive connection that idles past the
         # deadline between requests: served as ever.
         with httpx.Client(base_url=url) as client:
@@ -73,6 +85,13 @@ def test_one_address_has_a_cap_on_open_connections(tmp_path: Path) -> None:
     with running_server(tmp_path, env) as url:
         host, port = url.removeprefix("http://").split(":")
         quiet = [socket.create_connection((host, int(port))) for _ in range(3)]
+        # An h2c upgrade is answered as plain HTTP: that connection still counts.
+        quiet[0].sendall(
+            b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Connection: Upgrade\r\nUpgrade: h2c\r\n\r\n"
+        )
+        quiet[0].settimeout(10)
+        assert quiet[0].recv(65536).startswith(b"HTTP/1.1 200 ")
         # The fourth is told why at once and closed; the three quiet ones stay open.
         # (It sends nothing: a request the server never reads could turn its close
         # into a reset that loses the answer.)
@@ -92,3 +111,25 @@ def test_one_address_has_a_cap_on_open_connections(tmp_path: Path) -> None:
         assert answered.startswith(b"HTTP/1.1 200 "), answered
         for s in quiet:
             s.close()
+
+
+def test_one_endless_header_line_is_cut_off_at_the_cap(tmp_path: Path) -> None:
+    """httptools keeps a header line whole until it ends: the raw bytes of a head are
+    counted too, so one endless line cannot fill memory until the head's deadline."""
+    env = {"JACKPOT_HEADER_SECONDS": "60", "JACKPOT_MAX_HEADER_BYTES": "4096"}
+    with running_server(tmp_path, env) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port))) as s:
+            s.settimeout(20)
+            got = b""
+            try:
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: ")
+                for _ in range(100):
+                    s.sendall(b"a" * 10_000)
+                    time.sleep(0.01)
+                got = s.recv(65536)
+            except (BrokenPipeError, ConnectionResetError):
+                got = b"<closed>"  # cut off while sending: what is asked
+            except TimeoutError:
+                got = b"<still open>"
+        assert got.startswith(b"HTTP/1.1 431 ") or got in (b"", b"<closed>"), got

@@ -50,6 +50,18 @@ def guard_settings() -> Settings:
     return load_settings()
 
 
+def becomes_websocket(headers: list[tuple[bytes, bytes]]) -> bool:
+    """uvicorn's own test for handing a connection to its WebSocket protocol."""
+    connection: list[bytes] = []
+    upgrade = None
+    for name, value in headers:
+        if name == b"connection":
+            connection = [token.lower().strip() for token in value.split(b",")]
+        elif name == b"upgrade":
+            upgrade = value.lower()
+    return b"upgrade" in connection and upgrade == b"websocket"
+
+
 class GuardedHttp(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -58,6 +70,11 @@ class GuardedHttp(HttpToolsProtocol):
         self.body_seconds = settings.body_seconds
         self.max_header_bytes = settings.max_header_bytes
         self.head_bytes = 0
+        #: Whether a head is being read, and its raw bytes so far: httptools keeps a
+        #: header line whole until it ends, so ``on_header`` alone cannot stop one
+        #: endless line.
+        self.in_head = True
+        self.raw_head_bytes = 0
         #: The address this connection is counted under, while it is.
         self.counted: str | None = None
         #: The deadline of the request being read (its head, then its body), if any.
@@ -108,6 +125,25 @@ class GuardedHttp(HttpToolsProtocol):
         self.timer = None
         self.transport.close()
 
+    def data_received(self, data: bytes) -> None:
+        if self.timer is None and (self.cycle is None or self.cycle.response_complete):
+            # Bytes after a finished exchange, even blank lines (which begin no
+            # message) and cancel uvicorn's keep-alive timer: a head is due.
+            self.start_timer(self.header_seconds)
+            self.begin_head()
+        if self.in_head:
+            if self.raw_head_bytes > self.max_header_bytes:
+                self.stop_timer()
+                self.refuse(b"431 Request Header Fields Too Large", TOO_LARGE)
+                return
+            self.raw_head_bytes += len(data)
+        super().data_received(data)
+
+    def begin_head(self) -> None:
+        self.in_head = True
+        self.head_bytes = 0
+        self.raw_head_bytes = 0
+
     def count_head(self, size: int) -> None:
         """Count bytes of the head; past the cap, stop the parser (uvicorn then answers
         through ``send_400_response``, which says 431 here)."""
@@ -126,7 +162,8 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_message_begin()
         if self.timer is None:  # the next request on a kept-alive connection
             self.start_timer(self.header_seconds)
-            self.head_bytes = 0
+            self.begin_head()
+        self.in_head = True
 
     def on_url(self, url: bytes) -> None:
         self.count_head(len(url))
@@ -138,10 +175,12 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
-        if self.parser.should_upgrade():
-            self.stop_timer()  # the connection is a WebSocket's now (or refused)
+        self.in_head = False
+        if self.parser.should_upgrade() and becomes_websocket(self.headers):
+            self.stop_timer()  # the connection is the WebSocket's now
             self.uncount()
         else:
+            # Other upgrades (h2c) are served as plain HTTP: still counted and timed.
             self.start_timer(self.body_seconds)
 
     def on_message_complete(self) -> None:
