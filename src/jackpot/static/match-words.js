@@ -57,14 +57,15 @@ export const W = {
 
   // dead throws
   // The reader's own moves have their own sentences: several languages bend the verb.
-  deadNotice: (who, you, d, solo) =>
-    you
-      ? solo
-        ? t("You threw {dice}: nothing reachable is open, so the turn ends.", { dice: dice(d) })
-        : t("You threw {dice}: nothing reachable is open, so the turn passes.", { dice: dice(d) })
-      : solo
-        ? t("{name} threw {dice}: nothing reachable is open, so the turn ends.", { name: who, dice: dice(d) })
-        : t("{name} threw {dice}: nothing reachable is open, so the turn passes.", { name: who, dice: dice(d) }),
+  deadNotice: (who, you, d, solo) => {
+    const v = { name: who, dice: dice(d) };
+    if (you) {
+      return solo ? t("You threw {dice}: nothing reachable is open, so the turn ends.", v)
+        : t("You threw {dice}: nothing reachable is open, so the turn passes.", v);
+    }
+    return solo ? t("{name} threw {dice}: nothing reachable is open, so the turn ends.", v)
+      : t("{name} threw {dice}: nothing reachable is open, so the turn passes.", v);
+  },
 
   // Classic: picking a set tile by tile
   pickSum: (sum, total) => t("{sum} of {total}", { sum, total }),
@@ -121,14 +122,15 @@ export const W = {
   logCover: (who, you, d, o) =>
     you ? t("You threw {dice} and covered {tiles}", { dice: dice(d), tiles: set(o) })
       : t("{name} threw {dice} and covered {tiles}", { name: who, dice: dice(d), tiles: set(o) }),
-  logDead: (who, you, d, solo) =>
-    you
-      ? solo
-        ? t("You threw {dice}: nothing reachable, the turn ends", { dice: dice(d) })
-        : t("You threw {dice}: nothing reachable, the turn passes", { dice: dice(d) })
-      : solo
-        ? t("{name} threw {dice}: nothing reachable, the turn ends", { name: who, dice: dice(d) })
-        : t("{name} threw {dice}: nothing reachable, the turn passes", { name: who, dice: dice(d) }),
+  logDead: (who, you, d, solo) => {
+    const v = { name: who, dice: dice(d) };
+    if (you) {
+      return solo ? t("You threw {dice}: nothing reachable, the turn ends", v)
+        : t("You threw {dice}: nothing reachable, the turn passes", v);
+    }
+    return solo ? t("{name} threw {dice}: nothing reachable, the turn ends", v)
+      : t("{name} threw {dice}: nothing reachable, the turn passes", v);
+  },
   logScore: (who, you, score, total) =>
     you
       ? t("You score {score} this turn (total {total})", { score, total })
