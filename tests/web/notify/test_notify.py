@@ -17,9 +17,10 @@ from typing import Any
 
 import httpx
 from itsdangerous import URLSafeSerializer
-from sqlalchemy import select
+from sqlalchemy import select, update
 from web_helpers import join_in_joining_order, sign_up
 
+from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.models_notify import notices
@@ -27,6 +28,8 @@ from jackpot.web.notify import mailer
 from jackpot.web.notify.mailer import backoff, mail_step
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
+from jackpot.web.notify.push.sender import push_step
+from jackpot.web.play import transaction
 from jackpot.web.play.move_statements import MoveWrites
 from jackpot.web.play.transaction import MoveTx
 
@@ -303,7 +306,12 @@ async def test_the_reminder_fires_once_when_a_fifth_is_left(app, make_client, se
     assert mails_to(settings, ben) == []
 
 
-async def test_a_throw_replaces_the_reminder_of_the_one_before(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+async def test_a_throw_replaces_the_reminder_of_the_one_before(  # type: ignore[no-untyped-def]
+    app, make_client, settings, monkeypatch
+) -> None:
+    """When the pending reminder is near its time (here: every reminder is, by a
+    leeway of two days), each new throw due rewrites it for itself."""
+    monkeypatch.setattr(transaction, "REMINDER_LEEWAY", timedelta(days=2))
     db: Database = app.state.db
     ana, ben = await player(make_client), await player(make_client)
     state = await start_match(ana, ben)
@@ -327,6 +335,75 @@ async def test_a_throw_replaces_the_reminder_of_the_one_before(app, make_client,
     assert len(pending) == 1
     assert abs(pending[0].due_at - due_now) < timedelta(seconds=1)  # the page shows whole seconds
     assert pending[0].user_id == (ana.id if state["turn"]["seat"] == ana_seat else ben.id)
+
+
+async def next_throw_of_the_same_turn(
+    players: dict[int, Player], state: dict[str, Any]
+) -> dict[str, Any]:
+    """Moves (whoever has the turn) until a seat has covered and must throw again:
+    the second throw of one turn is due."""
+    for _ in range(100):
+        turn = state["turn"]
+        if turn["dice"] is None and len(turn["open"]) < 9:  # it covered: a throw again
+            return state
+        mover = players[turn["seat"]]
+        mid = state["id"]
+        if turn["dice"] is None:
+            r = await mover.client.post(f"/api/matches/{mid}/throw", json={})
+        else:
+            r = await mover.client.post(
+                f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]}
+            )
+        assert r.status_code == 200, r.text
+        state = r.json()
+        assert state["status"] == "playing"
+    raise AssertionError("no turn went on to a second throw")
+
+
+async def test_a_turns_reminder_is_moved_on_to_the_throw_then_due(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    """Within a turn the moves leave its reminder as written (its time is far off),
+    and the workers move it on to the throw due when that time comes: one mail, at a
+    fifth of the time left for the throw then due, under that throw's key."""
+    db: Database = app.state.db
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    state = await start_match(ana, ben)
+    mid = state["id"]
+    players = {state["turn"]["seat"]: ana, 1 - state["turn"]["seat"]: ben}
+    state = await next_throw_of_the_same_turn(players, state)
+    who = players[state["turn"]["seat"]]
+    rows = await notice_rows(db, mid)
+    [old] = [r for r in rows if r.status == "pending" and r.kind == "reminder"]
+    assert old.user_id == who.id
+    throws_now = (await db_state(db, mid))["throws"]
+    assert old.key != f"remind:{mid}:{throws_now}:{old.seat}"  # written when the turn began
+    # The second throw came, say, six hours after the first.
+    later = old.due_at + timedelta(hours=6)
+    async with db.write() as conn:
+        await conn.execute(update(t.matches).where(t.matches.c.id == mid).values(due_at=later))
+    # At the old reminder's time: moved on (by whichever worker looks first), not sent.
+    assert await push_step(db, settings, old.send_after + timedelta(seconds=1)) == 0
+    assert await mail_step(db, settings, old.send_after + timedelta(seconds=1)) in (0, 1)
+    assert not [m for m in mails_to(settings, who) if m["Subject"].startswith("Reminder")]
+    [moved] = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
+    assert moved.id == old.id and moved.status == "pending"
+    assert moved.key == f"remind:{mid}:{throws_now}:{old.seat}"
+    assert moved.due_at == later and moved.send_after == later - timedelta(seconds=DAY / 5)
+    # At its new time it goes out once.
+    assert await mail_step(db, settings, moved.send_after + timedelta(seconds=1)) == 1
+    assert mails_to(settings, who)[-1]["Subject"].startswith("Reminder: 4 hours 47 minutes")
+    assert await mail_step(db, settings, moved.send_after + timedelta(minutes=5)) == 0
+    [sent] = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
+    assert sent.status == "sent"
+
+
+async def db_state(db: Database, match_id: str) -> dict[str, Any]:
+    async with db.read() as conn:
+        state = (
+            await conn.execute(select(t.matches.c.state).where(t.matches.c.id == match_id))
+        ).scalar_one()
+    return dict(state)
 
 
 async def test_a_reminder_moved_on_while_its_mail_goes_is_still_sent_later(  # type: ignore[no-untyped-def]

@@ -6,8 +6,10 @@ not told that the others have moved times out. The design:
 * **Producing** happens inside the move's own transaction
   (``notices.due_notices``, written by ``MoveTx.save`` in play/transaction.py): a
   row in ``notices`` when a person's turn begins in a match between people, and one
-  for the reminder of every throw with a deadline of an hour or more. A committed
-  move therefore always has its notice, and a rolled back move never has one. The
+  for the reminder of every throw with a deadline of an hour or more (within a turn
+  the workers move the turn's reminder on to the throw then due, when its time
+  comes: ``notices.move_early_reminders``). A committed move therefore always has
+  its notice, and a rolled back move never has one. The
   row's unique ``key`` (match, round, seat for a turn; match, throw, seat for a
   reminder) makes a second mail for the same turn or throw impossible, whatever else
   goes wrong.

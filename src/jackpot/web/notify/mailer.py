@@ -24,6 +24,7 @@ from jackpot.web.base.models_notify import mail_prefs, notices
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.compose import compose
 from jackpot.web.notify.mailbox import Mailbox, Sorted, read_mailbox, sort_mailbox
+from jackpot.web.notify.notices import move_early_reminders
 from jackpot.web.notify.prefs import default_prefs
 from jackpot.web.notify.resets import forget_old_reset_mails, send_reset_mails
 
@@ -47,6 +48,7 @@ def backoff(attempts: int) -> timedelta:
 async def mail_step(db: Database, settings: Settings, now: datetime | None = None) -> int:
     """Send every mail that is due at ``now``; returns how many this copy sent."""
     now = now or utcnow()
+    await move_early_reminders(db, now)
     sent = 0
     for user_id in await _due_users(db, now):
         try:

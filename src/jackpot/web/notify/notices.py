@@ -1,6 +1,11 @@
 """Turn notices that moves write, rematch notices, and the matches awaiting a player.
 
 A move writes its notices in its own transaction, when a person's throw becomes due.
+A reminder is written when a turn begins; for each later throw of the same turn the
+move rewrites it only if it is close to going out (``MoveTx`` knows when it goes), and
+otherwise the workers move it on to the throw then due when its time comes
+(``move_early_reminders``): under play, most throws follow the last within seconds,
+and rewriting the reminder on each was the dearest statement of a move.
 """
 
 from __future__ import annotations
@@ -8,19 +13,35 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Match
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
-from jackpot.web.base.db import insert_ignore
+from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.models_notify import notices
 
 #: A turn mail waits this long, so a player who is on the page moves first.
 GRACE = timedelta(seconds=60)
 #: Reminders only for deadlines of at least this many seconds, a fifth before the end.
 REMIND_MIN_DEADLINE = 3600
+#: A move leaves the pending reminder to the workers only while it goes out later
+#: than this from the move's ``now``: the workers' clocks and the move's commit
+#: must not catch up with it in between.
+REMINDER_LEEWAY = timedelta(minutes=5)
+#: Early reminders moved on per pass.
+MOVE_BATCH = 100
+
+
+def reminder_key(match_id: str, throws: int, seat: int) -> str:
+    """One reminder per throw: the key makes a second one for the same throw impossible."""
+    return f"remind:{match_id}:{throws}:{seat}"
+
+
+def reminder_time(due_at: datetime, deadline_seconds: int) -> datetime:
+    """A reminder goes out when a fifth of the throw's time is left."""
+    return due_at - timedelta(seconds=deadline_seconds / 5)
 
 
 def due_notices(
@@ -76,12 +97,71 @@ def due_notices(
         rows.append(
             {
                 **base,
-                "key": f"remind:{match_id}:{m.throws}:{turn.seat}",
+                "key": reminder_key(match_id, m.throws, turn.seat),
                 "kind": "reminder",
-                "send_after": due_at - timedelta(seconds=deadline / 5),
+                "send_after": reminder_time(due_at, deadline),
             }
         )
     return drop_reminder, rows
+
+
+async def move_early_reminders(db: Database, now: datetime) -> int:
+    """Move on the reminders whose time has come while the same seat's turn goes on
+    with a later throw due (the moves of a turn leave its reminder as it was, see
+    above): each is rewritten for the throw due now, under that throw's key, and goes
+    out when a fifth of its time is left. Both workers call this before they read
+    what is due, so neither sends or drops a reminder meant for an earlier throw of
+    a turn still being played. Returns how many were moved."""
+    async with db.read() as conn:
+        early = (
+            await conn.execute(
+                select(
+                    notices.c.id,
+                    notices.c.key,
+                    notices.c.match_id,
+                    notices.c.seat,
+                    t.matches.c.due_at,
+                    t.matches.c.deadline_seconds,
+                    t.matches.c.state,
+                )
+                .join(t.matches, t.matches.c.id == notices.c.match_id)
+                .where(
+                    notices.c.kind == "reminder",
+                    notices.c.status == "pending",
+                    notices.c.send_after <= now,
+                    t.matches.c.status == "playing",
+                    t.matches.c.turn_seat == notices.c.seat,
+                    t.matches.c.due_at > notices.c.due_at,
+                )
+                .limit(MOVE_BATCH)
+            )
+        ).all()
+    if not early:
+        return 0
+    async with db.write() as conn:
+        for n in early:
+            key = reminder_key(n.match_id, int(n.state["throws"]), n.seat)
+            taken = (
+                await conn.execute(select(notices.c.id).where(notices.c.key == key))
+            ).first()
+            # A reminder for that throw exists already (written by a move): this
+            # one has nothing left to say.
+            values: dict[str, Any] = (
+                {"status": "dropped"}
+                if taken is not None
+                else {
+                    "key": key,
+                    "due_at": n.due_at,
+                    "send_after": reminder_time(n.due_at, n.deadline_seconds),
+                    "attempts": 0,
+                }
+            )
+            await conn.execute(
+                update(notices)
+                .where(notices.c.id == n.id, notices.c.key == n.key, notices.c.status == "pending")
+                .values(**values)
+            )
+    return len(early)
 
 
 async def note_rematch(

@@ -84,11 +84,11 @@ def prepare(db: Database, actor: Actor, match_id: str, step: Step) -> Prepared |
     if entry is None or not live.trusted:
         return None
     when = utcnow()
-    _version, row, seats, m, quiet = entry
+    _version, row, seats, m, known = entry
     due = row["due_at"]
     if due is not None and due <= when:
         return None
-    tx = MoveTx(row, seats, m, when, quiet)
+    tx = MoveTx(row, seats, m, when, known)
     try:
         if step(tx) is False:
             return None
@@ -221,14 +221,14 @@ async def _move(
         loaded = db.load_live(match_id, lock=True, trust=lock_version is None)
         if loaded is None:
             raise not_found("there is no match %(match)s", match=match_id)
-        row, seats, m, quiet = loaded
+        row, seats, m, known = loaded
         if lock_version is not None and row["version"] != lock_version:
             raise conflict("the match changed meanwhile", "retry")
         if row["status"] == "waiting":
             raise _NotStarted(row)
         if m is None:
             raise conflict("the match was cancelled before it started", "match_over")
-        tx = MoveTx(row, seats, m, when, quiet)
+        tx = MoveTx(row, seats, m, when, known)
         due = row["due_at"]
         if actor is not None and due is not None and due <= when:
             _late(tx, step, actor)

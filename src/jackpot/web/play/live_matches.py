@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Delete, Update, event
@@ -20,8 +22,23 @@ from jackpot.web.base import models as t
 from jackpot.web.base.bus import EventBus
 
 Row = dict[str, Any]
-#: A match as committed: its version, row, seats, engine state, and quiet seats.
-LiveEntry = tuple[int, Row, list[Row], Match, frozenset[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class KnownNews:
+    """What this process knows of a match's waiting notices, from its own committed
+    moves: a move that knows writes fewer of them (MoveTx.plan)."""
+
+    #: Seats with no turn news waiting.
+    quiet: frozenset[int] = frozenset()
+    #: When the match's pending reminder goes out at the earliest (None: not known).
+    reminder_at: datetime | None = None
+
+
+#: A match loaded from the database: nothing known.
+UNKNOWN = KnownNews()
+#: A match as committed: its version, row, seats, engine state, and its notices.
+LiveEntry = tuple[int, Row, list[Row], Match, KnownNews]
 
 
 class LiveMatches:
@@ -51,14 +68,13 @@ class LiveMatches:
         self.entries: dict[str, LiveEntry] = {}
         self.trusted = False
 
-    def put(self, row: Row, seats: list[Row], match: Match, quiet: frozenset[int]) -> None:
-        """``quiet``: the seats known to have no turn news waiting (MoveTx.save)."""
+    def put(self, row: Row, seats: list[Row], match: Match, known: KnownNews) -> None:
         if match.finished:
             self.entries.pop(row["id"], None)
             return
         if len(self.entries) >= self.MAX_ENTRIES:
             self.entries.clear()
-        self.entries[row["id"]] = (row["version"], row, seats, match, quiet)
+        self.entries[row["id"]] = (row["version"], row, seats, match, known)
 
     def seen(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
         """A bus listener: events of a later version than the entry's outdate it."""

@@ -27,7 +27,7 @@ from jackpot.engine import Match
 from jackpot.web.base.deferred import DEFERRED, defer, send_deferred
 from jackpot.web.base.group_commit import AFTER_COMMIT, WROTE
 from jackpot.web.base.sqlite_inline import InlineConnection
-from jackpot.web.play.live_matches import LiveEntry, live_matches_of
+from jackpot.web.play.live_matches import UNKNOWN, KnownNews, LiveEntry, live_matches_of
 from jackpot.web.play.move_statements import CHUNK, POSTGRES, SQLITE, Row, Statements
 
 T = TypeVar("T")
@@ -105,12 +105,12 @@ class Driver:
 
     def load_live(
         self, match_id: str, lock: bool, trust: bool = True
-    ) -> tuple[Row, list[Row], Match | None, frozenset[int]] | None:
-        """``load`` plus the engine's state (None before the start) and the seats
-        known to have no turn news waiting, from this process's ``LiveMatches``
+    ) -> tuple[Row, list[Row], Match | None, KnownNews] | None:
+        """``load`` plus the engine's state (None before the start) and what is
+        known of its waiting notices, from this process's ``LiveMatches``
         when the row's version says it is still current, or, when it is ``trusted``
         and the caller may ``trust`` it, without asking. Loaded from the database,
-        no seat is known to be quiet."""
+        nothing is known of them."""
         # Taken out while the transaction uses it: ``remember`` puts the new state back
         # once it commits, and a transaction that fails, or a second move on the match
         # in it, finds nothing here and loads the row as the database has it.
@@ -129,13 +129,13 @@ class Driver:
             return None
         row, seats = loaded
         m = None if row["state"] is None else Match.from_dict(row["state"])
-        return row, seats, m, frozenset()
+        return row, seats, m, UNKNOWN
 
-    def remember(self, row: Row, seats: list[Row], match: Match, quiet: frozenset[int]) -> None:
+    def remember(self, row: Row, seats: list[Row], match: Match, known: KnownNews) -> None:
         """Keep a move's result in ``LiveMatches`` once its transaction has committed."""
         live = self._live
         self._info.setdefault(AFTER_COMMIT, []).append(
-            lambda: live.put(row, seats, match, quiet)
+            lambda: live.put(row, seats, match, known)
         )
 
     # -- writing ------------------------------------------------------------------

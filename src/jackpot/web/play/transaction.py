@@ -40,7 +40,8 @@ from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.notify.notices import due_notices
+from jackpot.web.notify.notices import REMINDER_LEEWAY, due_notices
+from jackpot.web.play.live_matches import UNKNOWN, KnownNews
 from jackpot.web.play.match_sql import Driver
 from jackpot.web.play.move_statements import MoveWrites, Row, encode
 from jackpot.web.players.ratings import match_finished
@@ -105,15 +106,16 @@ class MoveTx:
 
     def __init__(
         self, row: Row, seat_rows: list[Row], m: Match, now: datetime,
-        quiet: frozenset[int] = frozenset(),
+        known: KnownNews = UNKNOWN,
     ) -> None:
         self.row = row
         self.seat_rows = seat_rows
         self.match = m
         self.now = now
-        #: Seats known to have no turn news waiting (LiveMatches keeps it between
-        #: moves): a seat's own move deletes its news, and only a save adds any.
-        self.quiet = quiet
+        #: What is known of the match's waiting notices (LiveMatches keeps it
+        #: between moves): a seat's own move deletes its turn news, and only a save
+        #: adds any; a reminder goes out no earlier than ``known.reminder_at``.
+        self.known = known
         self.engine_events: list[Event] = []
         self.live: list[dict[str, Any]] = []
         self.became_due = False
@@ -126,8 +128,8 @@ class MoveTx:
         #: The seat of the person who moved themselves in this action, if one did.
         self.mover: int | None = None
         self.new_row: Row | None = None
-        #: ``quiet`` once saved (``plan``).
-        self.quiet_after: frozenset[int] = quiet
+        #: ``known`` once saved (``plan``).
+        self.known_after = known
         self.refusal: ApiError | None = None
 
     def outcome(self) -> Outcome:
@@ -236,7 +238,7 @@ class MoveTx:
     def remember(self, db: Driver) -> None:
         """Once saved: the match as written, for LiveMatches after the commit."""
         assert self.new_row is not None
-        db.remember(self.new_row, self.seat_rows, self.match, self.quiet_after)
+        db.remember(self.new_row, self.seat_rows, self.match, self.known_after)
 
     def plan(self) -> MoveWrites:
         """The rows that keep what the moves did, once, with no database: so a move
@@ -245,7 +247,7 @@ class MoveTx:
         new_rows, late_covers, record_len = self._record_rows()
         due_at = self._due_at()
         self._announce_deadline(due_at)
-        quiet = set(self.quiet)
+        quiet = set(self.known.quiet)
         drop_turn = None
         if self.mover is not None and self.mover not in quiet:
             # They are here: a turn mail not sent yet would be no news to them. (After
@@ -260,7 +262,10 @@ class MoveTx:
                 {**s, "acted": True} if s["seat"] == self.acted else s for s in self.seat_rows
             ]
         self.new_row = {**self.row, **values}
-        self.quiet_after = frozenset(quiet)
+        reminder_at = self.known.reminder_at
+        if notices and notices[-1]["kind"] == "reminder":
+            reminder_at = notices[-1]["send_after"]
+        self.known_after = KnownNews(frozenset(quiet), reminder_at)
         return MoveWrites(
             self.row["id"], self.row["version"], values, new_rows, late_covers, notices,
             replaces_reminder, drop_turn, self.autoplay_changed, self.acted, self.live,
@@ -346,6 +351,12 @@ class MoveTx:
             self.row["turn_seat"] != turn.seat
             or any(isinstance(ev, TurnStarted) for ev in self.engine_events)
         )
+        reminder_at = self.known.reminder_at
+        if not became_turn and reminder_at is not None and reminder_at > self.now + REMINDER_LEEWAY:
+            # The same turn goes on: its reminder, written by this process and not
+            # due for a while, is moved on to this throw by the workers when its
+            # time comes (notify/notices.py), not rewritten on every throw.
+            return False, []
         return due_notices(self.row, self.seat_rows, self.match, due_at, became_turn, self.now)
 
     def _number_events(self) -> int:

@@ -41,7 +41,7 @@ from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.mailbox import offer_open, still_true
 from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
-from jackpot.web.notify.notices import GRACE
+from jackpot.web.notify.notices import GRACE, move_early_reminders
 from jackpot.web.notify.push import endpoints
 from jackpot.web.notify.push.keys import subject, vapid_key
 from jackpot.web.notify.push.messages import About, payload
@@ -323,6 +323,7 @@ def client_session(settings: Settings) -> aiohttp.ClientSession:
 async def push_step(db: Database, settings: Settings, now: datetime | None = None) -> int:
     """Push every notice due at ``now``; returns how many reached a browser."""
     now = now or utcnow()
+    await move_early_reminders(db, now)
     due = await _due_keys(db, now)
     if not due:
         return 0
