@@ -317,24 +317,29 @@ async def test_a_throw_replaces_the_reminder_of_the_one_before(  # type: ignore[
     state = await start_match(ana, ben)
     mid = state["id"]
     ana_seat = state["turn"]["seat"]  # start_match lets Ana throw first
+    players = {ana_seat: ana, 1 - ana_seat: ben}
     for _ in range(4):  # throws and covers; each new throw due gets its own reminder
-        turn = state["turn"]
         # A throw with nothing to cover passes the turn: whoever has it moves.
-        mover = ana if turn["seat"] == ana_seat else ben
-        if turn["dice"] is None:
-            r = await mover.client.post(f"/api/matches/{mid}/throw", json={})
-        else:
-            r = await mover.client.post(
-                f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]}
-            )
-        assert r.status_code == 200, r.text
-        state = r.json()
+        state = await move_whoever(players, state)
     rows = [r for r in await notice_rows(db, mid) if r.kind == "reminder"]
     due_now = datetime.fromisoformat(state["turn"]["due_at"].replace("Z", "+00:00"))
     pending = [r for r in rows if r.status == "pending"]
     assert len(pending) == 1
     assert abs(pending[0].due_at - due_now) < timedelta(seconds=1)  # the page shows whole seconds
     assert pending[0].user_id == (ana.id if state["turn"]["seat"] == ana_seat else ben.id)
+
+
+async def move_whoever(players: dict[int, Player], state: dict[str, Any]) -> dict[str, Any]:
+    """One move by whoever has the turn: a throw, or a cover of the first option."""
+    turn = state["turn"]
+    mover = players[turn["seat"]]
+    mid = state["id"]
+    if turn["dice"] is None:
+        r = await mover.client.post(f"/api/matches/{mid}/throw", json={})
+    else:
+        r = await mover.client.post(f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
 
 
 async def next_throw_of_the_same_turn(
@@ -346,16 +351,7 @@ async def next_throw_of_the_same_turn(
         turn = state["turn"]
         if turn["dice"] is None and len(turn["open"]) < 9:  # it covered: a throw again
             return state
-        mover = players[turn["seat"]]
-        mid = state["id"]
-        if turn["dice"] is None:
-            r = await mover.client.post(f"/api/matches/{mid}/throw", json={})
-        else:
-            r = await mover.client.post(
-                f"/api/matches/{mid}/cover", json={"tiles": turn["options"][0]}
-            )
-        assert r.status_code == 200, r.text
-        state = r.json()
+        state = await move_whoever(players, state)
         assert state["status"] == "playing"
     raise AssertionError("no turn went on to a second throw")
 
