@@ -15,10 +15,11 @@ blocked for the duration of each SQLite call: microseconds, except when another
 writer waits up to ``busy_timeout``. That is why several processes should use
 PostgreSQL (docs/deploy.md); SQLite is the one-process default.
 
-The one exception is the writer's COMMIT: SQLite writing the batch's pages to the
-WAL was a tenth of the server's time under load, spent with the GIL released. It
-runs on a thread of its own, so the loop serves sockets meanwhile on the other core
-(+9 % actions/s measured, docs/benchmarks.md). The caller still resumes only once
+The one exception is the writer's COMMIT of a large batch: SQLite writing its pages
+to the WAL was a tenth of the server's time under load, spent with the GIL
+released. It runs on a thread of its own, so the loop serves sockets meanwhile on
+the other core (+9 % actions/s measured, docs/benchmarks.md); a small one runs
+inline (``INLINE_COMMIT_ROWS``). The caller still resumes only once
 the commit has returned: nothing is acknowledged before it is durable, and nothing
 else touches the connection meanwhile (``Database.write`` holds its lock).
 """
@@ -30,6 +31,13 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+#: A writer's COMMIT of at most this many changed rows (about six moves) runs on
+#: the loop thread: writing their few pages takes tens of microseconds, less than
+#: the hop to the commit thread and back (~0.1 ms of CPU: a queue, a thread and a
+#: loop wake-up), which at a steady pace, where batches are small, was a quarter of
+#: a move's CPU (bench/action_cost.py --matches 2, docs/benchmarks.md).
+INLINE_COMMIT_ROWS = 32
 
 
 class InlineCursor:
@@ -117,6 +125,9 @@ class InlineConnection:
         self._tx = _RunNow()
         self._commits = commits
         self._after_commit = after_commit
+        #: ``total_changes`` when the last transaction ended: what the open one changed
+        #: is the difference.
+        self._changes_before = conn.total_changes
 
     @property
     def sqlite(self) -> sqlite3.Connection:
@@ -135,18 +146,21 @@ class InlineConnection:
         return InlineCursor(self._conn.execute(sql, parameters))
 
     async def commit(self) -> None:
-        if self._commits is None:
+        changed = self._conn.total_changes - self._changes_before
+        if self._commits is None or changed <= INLINE_COMMIT_ROWS:
             self._commit()
         else:
             await asyncio.get_running_loop().run_in_executor(self._commits, self._commit)
 
     def _commit(self) -> None:
         self._conn.commit()
+        self._changes_before = self._conn.total_changes
         if self._after_commit is not None:
             self._after_commit()
 
     async def rollback(self) -> None:
         self._conn.rollback()
+        self._changes_before = self._conn.total_changes
 
     async def create_function(self, *args: Any, **kw: Any) -> None:
         self._conn.create_function(*args, **kw)
