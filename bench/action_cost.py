@@ -4,7 +4,8 @@
 
 `jackpot bench` measures the whole server (sockets, frames, events and the action).
 This calls ``play_move`` (what the WebSocket, the fast lane and the routes all call)
-directly on a fresh SQLite file: ``--matches`` two-person Jackpot matches (a day a
+directly on a fresh SQLite file (``--pg-admin URL``: a new PostgreSQL database made
+there, and dropped after): ``--matches`` two-person Jackpot matches (a day a
 throw, autoplay off) each make one move per round, all of a round at once, so the
 moves share group-committed transactions as under load. It prints the process's CPU
 time per move (the commit thread's included) and moves per second; the server's CPU
@@ -22,14 +23,17 @@ import collections
 import cProfile
 import pstats
 import re
+import secrets
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import uvloop
 
+from jackpot.bench.server import pg_admin_sql
 from jackpot.web.app import create_app
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import Settings
@@ -55,10 +59,23 @@ async def _person(app: Any, number: int) -> tuple[httpx.AsyncClient, Actor]:
     return client, Actor(me["id"], name, False)
 
 
-async def measure(matches: int, rounds: int, profile: bool) -> None:
+async def measure(matches: int, rounds: int, profile: bool, pg_admin: str | None) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="jackpot-action-cost-"))
+    url = f"sqlite+aiosqlite:///{tmp}/jackpot.sqlite3"
+    if pg_admin is not None:
+        name = "jackpot_action_cost_" + secrets.token_hex(4)
+        await pg_admin_sql(pg_admin, f'CREATE DATABASE "{name}"')
+        url = f"postgresql+asyncpg://{urlsplit(pg_admin).netloc}/{name}"
+    try:
+        await run(url, tmp, matches, rounds, profile)
+    finally:
+        if pg_admin is not None:
+            await pg_admin_sql(pg_admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+async def run(url: str, tmp: Path, matches: int, rounds: int, profile: bool) -> None:
     settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp}/jackpot.sqlite3",
+        database_url=url,
         secret_key="bench-secret-key-0123456789abcdef",
         var_dir=tmp,
         outbox_dir=tmp / "outbox",
@@ -137,9 +154,10 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=30)
     p.add_argument("--profile", action="store_true")
     p.add_argument("--statements", action="store_true")
+    p.add_argument("--pg-admin", help="a PostgreSQL server: postgresql://postgres@127.0.0.1/test")
     args = p.parse_args()
     counts, seconds = count_statements() if args.statements else (None, None)
-    uvloop.run(measure(args.matches, args.rounds, args.profile))
+    uvloop.run(measure(args.matches, args.rounds, args.profile, args.pg_admin))
     if counts is not None and seconds is not None:
         moves = args.matches * (args.rounds + 3)  # the three warm-up rounds included
         print(f"{sum(counts.values()) / moves:.2f} statements a move")
