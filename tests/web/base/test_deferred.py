@@ -6,6 +6,7 @@ their saves are in tests/web/play/test_live_matches.py."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,6 +15,7 @@ from sqlalchemy import text
 
 from jackpot.web.base.db import Database
 from jackpot.web.base.deferred import DEFERRED, defer
+from testdb import app_url, create_pg_database, drop_pg_database
 
 
 @pytest.fixture
@@ -78,3 +80,69 @@ async def test_one_that_fails_fails_its_transaction(db: Database) -> None:
             defer(_info(conn), _insert(db), ["a", 1])
             defer(_info(conn), _insert(db), ["a", 2])
     assert await _rows(db) == []
+
+
+async def test_alone_in_their_transaction_they_are_still_all_or_nothing(db: Database) -> None:
+    """The batch of a move or of moves alike: one text, sent as the whole transaction
+    (on PostgreSQL without BEGIN and COMMIT), and still rolled back as a whole."""
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        async with db.write() as conn:
+            for k, v in (("a", 1), ("b", 2), ("a", 3)):
+                defer(_info(conn), _insert(db), [k, v])
+    assert await _rows(db) == []
+    async with db.write() as conn:
+        for k, v in (("a", 1), ("b", 2)):
+            defer(_info(conn), _insert(db), [k, v])
+    assert await _rows(db) == [("a", 1), ("b", 2)]
+
+
+@pytest.fixture
+async def pg() -> AsyncIterator[Database]:
+    """PostgreSQL whichever pass this is: what is asserted is its round trips."""
+    url = create_pg_database()
+    database = Database(app_url(url))
+    try:
+        async with database.write() as conn:
+            await conn.execute(text("CREATE TABLE scratch (k VARCHAR(20) PRIMARY KEY, v INTEGER)"))
+        yield database
+    finally:
+        await database.dispose()
+        drop_pg_database(url)
+
+
+async def _queries_sent(pg: Database, work: Any) -> list[str]:
+    """The statements PostgreSQL was sent by ``work(conn)`` in a write transaction."""
+    sent: list[str] = []
+
+    def log(record: Any) -> None:
+        sent.append(record.query.split()[0].rstrip(";").upper())
+
+    async with pg.write() as conn:
+        raw: Any = (await conn.get_raw_connection()).driver_connection
+        raw.add_query_logger(log)
+        await work(conn)
+    await asyncio.sleep(0)  # the logger is called soon after, not at once
+    raw.remove_query_logger(log)
+    return sent
+
+
+async def test_on_postgresql_one_text_alone_goes_without_begin_or_commit(pg: Database) -> None:
+    async def alike(conn: Any) -> None:
+        for k, v in (("a", 1), ("b", 2)):
+            defer(_info(conn), _insert(pg), [k, v])
+
+    async def after_a_read(conn: Any) -> None:
+        await conn.execute(text("SELECT 1"))
+        defer(_info(conn), _insert(pg), ["c", 3])
+
+    async def two_texts(conn: Any) -> None:
+        defer(_info(conn), _insert(pg), ["d", 4])
+        defer(_info(conn), "UPDATE scratch SET v = v + 10 WHERE k = $1", ["a"])
+
+    # (asyncpg logs its simple queries and the statements sent straight, not those
+    # SQLAlchemy's adapter prepares.)
+    assert await _queries_sent(pg, alike) == ["INSERT"]
+    for work in (after_a_read, two_texts):
+        sent = await _queries_sent(pg, work)
+        assert (sent[0], sent[-1]) == ("BEGIN", "COMMIT")
+    assert await _rows(pg) == [("a", 11), ("b", 2), ("c", 3), ("d", 4)]

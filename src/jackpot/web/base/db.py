@@ -30,7 +30,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from jackpot.web.base import sqlite_inline
-from jackpot.web.base.deferred import DEFERRED, send_before_core, send_deferred
+from jackpot.web.base.deferred import DEFERRED, send_alone, send_before_core, send_deferred
 from jackpot.web.base.file_lock import FileLock
 from jackpot.web.base.group_commit import AFTER_COMMIT, GroupCommit
 from jackpot.web.base.identity import DIRTY, ActorCache
@@ -136,7 +136,7 @@ class Database:
                     info = conn.sync_connection.info  # type: ignore[union-attr]
                     info.pop(AFTER_COMMIT, None)
                     yield conn
-                    if DEFERRED in info:
+                    if DEFERRED in info and not await send_alone(conn):
                         await conn.run_sync(send_deferred)
             else:
                 async with self._write_lock:
