@@ -10,6 +10,7 @@ from jinja2 import Environment
 
 from jackpot.i18n import formats
 from jackpot.i18n.catalogs import LANGUAGES, current_locale, translations
+from jackpot.i18n.names import shown_name
 
 
 def _gettext(message: str) -> str:
@@ -39,6 +40,7 @@ def install(env: Environment) -> None:
         and_list=formats.and_list,
         or_list=formats.or_list,
         variant=formats.variant_name,
+        shown_name=shown_name,
     )
     env.globals.update(
         current_locale=current_locale,

@@ -45,6 +45,16 @@ export function tn(singular, plural, n, params = {}) {
   return fill(text, { n: formatNumber(n), ...params });
 }
 
+/**
+ * A player's name as the page shows it: a guest's default name, which the site stores
+ * (and the record keeps) in English as "Guest 1a2b", in the page's language; any other
+ * name as it is. The same rule as i18n/names.py on the server.
+ */
+export function shownName(name) {
+  const found = /^Guest ([0-9a-f]{4})$/.exec(name || "");
+  return found ? t("Guest {tag}", { tag: found[1] }) : name;
+}
+
 /** A number the page's way: 3.5 in English, 3,5 in Portuguese. */
 export function formatNumber(value, options = {}) {
   return new Intl.NumberFormat(lang, options).format(value);

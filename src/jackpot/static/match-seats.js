@@ -1,6 +1,7 @@
 // The match page's seats and its result: names (linked to profiles where there is
 // one to open), running totals, bots' strength badges, who is out, and the places.
 import { W } from "./match-words.js";
+import { shownName } from "./i18n.js";
 
 // Per seat: the profile its name links to, a bot's strength once the match is over.
 // Kept beside the state (no live event carries them) and asked for again when they
@@ -17,7 +18,7 @@ export async function refreshSeatLinks(matchId, then) {
 function nameEl(s, links) {
   const el = document.createElement("span");
   el.className = "name";
-  const text = s.name || W.freeSeat;
+  const text = shownName(s.name) || W.freeSeat;
   if (s.name && links.profile) {
     const a = document.createElement("a");
     a.href = `/players/${encodeURIComponent(links.profile)}`;

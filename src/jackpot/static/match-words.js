@@ -1,6 +1,6 @@
 // Every sentence the match page shows or says, in one place, each through the
 // catalog (t, tn from i18n.js). Functions take what varies; nothing here touches the page.
-import { andList, orList, strengthName, t, tn } from "./i18n.js";
+import { andList, orList, shownName, strengthName, t, tn } from "./i18n.js";
 
 export const dice = (d) => andList(d);
 export const set = (o) => o.join(" + ");
@@ -147,7 +147,7 @@ export const W = {
       : you ? t("You ran out of time and are out") : t("{name} ran out of time and is out", { name: who }),
   // Seats are counted in the order of play once it is drawn: before the start a
   // seat's number would name a place nobody will play in.
-  logJoined: (name) => t("{name} took a seat", { name }),
+  logJoined: (name) => t("{name} took a seat", { name: shownName(name) }),
   logLeft: t("A seat is free again"),
   logStarted: t("Every seat is taken: the match starts"),
   logOrderDrawn: (who, you) =>

@@ -6,6 +6,7 @@ import { applyEvent } from "./match-state.js";
 import { clock } from "./countdowns.js";
 import { History } from "./match-log.js";
 import { W, set } from "./match-words.js";
+import { shownName } from "./i18n.js";
 import { play, setUpSoundSwitch } from "./match-sound.js";
 import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 import { Live } from "./match-live.js";
@@ -27,7 +28,7 @@ let skipNow = null; // resolves the pause between two shown steps
 const seatName = (i) => {
   const s = state.seats[i];
   if (!s) return W.seat(i);
-  return s.you ? W.you : (s.name || W.seat(i));
+  return s.you ? W.you : (shownName(s.name) || W.seat(i));
 };
 const isYou = (i) => Boolean(state.seats[i] && state.seats[i].you);
 const mySeat = () => state.seats.findIndex((s) => s.you);

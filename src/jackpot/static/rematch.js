@@ -6,7 +6,7 @@
 // The box is rebuilt only when what it says changes, with focus kept on the button
 // that had it (or moved to the new one), and each change is said once in the page's
 // live region: a rebuild every poll took focus from a keyboard player every 2 s.
-import { andList, t } from "./i18n.js";
+import { andList, shownName, t } from "./i18n.js";
 import { announce } from "./announce.js";
 
 const root = document.getElementById("match");
@@ -30,7 +30,7 @@ const seed = newSeed();
 function nameOf(seat) {
   if (view.your_seat === seat) return t("you");
   const s = view.seats.find((x) => x.seat === seat);
-  return s && s.name ? s.name : t("Seat {n}", { n: seat + 1 });
+  return s && s.name ? shownName(s.name) : t("Seat {n}", { n: seat + 1 });
 }
 function names(seats) {
   return andList(seats.map(nameOf));

@@ -19,6 +19,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale
+from jackpot.i18n.names import new_guest_name
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
@@ -114,7 +115,7 @@ async def new_credential(
 
 async def create_guest(conn: AsyncConnection) -> tuple[Actor, str]:
     now = utcnow()
-    name = "Guest " + secrets.token_hex(2)
+    name = new_guest_name()
     res = await conn.execute(
         insert(t.users).values(
             name=name, is_guest=True, leaderboard=False, created_at=now, last_seen=now

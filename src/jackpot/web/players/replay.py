@@ -16,6 +16,7 @@ from fastapi.responses import Response
 from jackpot.engine import Match, Variant
 from jackpot.i18n import gettext
 from jackpot.i18n.formats import percent
+from jackpot.i18n.names import shown_name
 from jackpot.strategy.solver import p_shut_max
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of
@@ -90,7 +91,10 @@ async def replay_html(match_id: str, request: Request) -> Response:
         raise ApiError(
             500, "bad_record", "this match's record does not check out: %(why)s", why=str(exc)
         ) from None
-    names = [s["name"] or gettext("Seat %(n)s", n=i + 1) for i, s in enumerate(rec["seats"])]
+    # The record keeps a guest's default name in English; the page says it the reader's way.
+    names = [
+        shown_name(s["name"]) or gettext("Seat %(n)s", n=i + 1) for i, s in enumerate(rec["seats"])
+    ]
     series = [
         Series(
             names[i],
