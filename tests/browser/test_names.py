@@ -8,6 +8,7 @@ import secrets
 from typing import Any
 
 from a11y import axe_violations, describe
+from browser_helpers import account
 from playwright.sync_api import Browser, Page, expect
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -103,5 +104,27 @@ def test_a_long_name_on_a_phone(browser: Browser, live_server: Any) -> None:
         page.goto(url + "/lobby")
         lobby_name = page.locator("#lobby-matches .pname", has_text=name[:6]).first
         expect(lobby_name).to_have_attribute("title", name)
+    finally:
+        context.close()
+
+
+#: A narrow phone, in Slovak (long words in the header): a five-letter name shows whole.
+NARROW = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+def test_a_normal_name_shows_whole_in_a_narrow_phone_header(
+    browser: Browser, live_server: Any
+) -> None:
+    url = live_server.url
+    context = browser.new_context(locale="sk-SK", **NARROW)
+    try:
+        page = account(context, url, "Zuzka" + secrets.token_hex(2)[:1])
+        for path in ("/", "/lobby", "/my", "/account"):
+            page.goto(url + path)
+            me = page.locator("header .me")
+            expect(me).to_be_visible()
+            assert not me.evaluate(CUT_SHORT), (path, me.evaluate("el => el.clientWidth"))
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, (path, width)
     finally:
         context.close()
