@@ -183,7 +183,7 @@ async def test_numbers_and_durations_follow_the_language(
     r = await ben.post("/api/matches", json={"variant": "jackpot", "seats": 2, "bots": 0})
     assert r.status_code == 201, r.text
     lobby = await ana.get("/lobby", headers={**HTML, "accept-language": lang})
-    assert f"<td>{deadline}</td>" in lobby.text
+    assert f">{deadline}</td>" in lobby.text
 
 
 async def test_slovak_has_three_plural_forms(app: Any) -> None:

@@ -82,13 +82,13 @@ function show(i) {
   const gave = $("gave-away");
   gave.className = "gave-away";
   if (step.kind !== "throw" || step.options.length === 0) {
-    $("odds").hidden = true;
+    $("odds-box").hidden = true;
     $("no-choice").textContent =
       step.kind === "out" ? t("Nobody chose anything here.") : t("The dice offered nothing, so there was no choice.");
     gave.textContent = "";
     return;
   }
-  $("odds").hidden = false;
+  $("odds-box").hidden = false;
   $("no-choice").textContent =
     step.options.length === 1 ? t("Only one option was on offer: a forced cover.") : "";
   for (const o of step.options) {
