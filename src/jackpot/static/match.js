@@ -11,6 +11,7 @@ import { play, setUpSoundSwitch } from "./match-sound.js";
 import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 import { Live } from "./match-live.js";
 import { announce } from "./announce.js";
+import { setUpAutoplayNote, showAutoplayNote } from "./match-autoplay.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -177,6 +178,7 @@ function renderControls() {
   // Autoplay of forced moves, this match only (the account page sets the default).
   const auto = mySeat() >= 0 ? state.seats[mySeat()].autoplay : null;
   $("autoplay-box").hidden = !(auto && state.status === "playing" && !iAmOut());
+  showAutoplayNote($("autoplay-note"), auto);
   // Follow the match's setting when it changes (here or in another tab), not on every
   // render: a click waiting for its answer keeps what it shows.
   const autoNow = JSON.stringify(auto);
@@ -391,6 +393,7 @@ $("resign").addEventListener("click", () => { $("resign-confirm").hidden = false
 $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; $("resign").focus(); });
 $("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; post("resign"); });
 setUpSoundSwitch($("sound"));
+setUpAutoplayNote($("autoplay-note"), $("autoplay-note-close"), [$("autoplay-throws"), $("autoplay-covers")]);
 for (const id of ["autoplay-throws", "autoplay-covers"]) {
   $(id).addEventListener("change", () => post("autoplay", {
     throws: $("autoplay-throws").checked,
