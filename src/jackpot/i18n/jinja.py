@@ -4,9 +4,11 @@ locale-aware filters the templates format numbers, dates and durations with."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from functools import cache
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from jackpot.i18n import formats
 from jackpot.i18n.catalogs import LANGUAGES, current_locale, translations
@@ -25,6 +27,16 @@ def _pgettext(context: str, message: str) -> str:
     return translations(current_locale()).upgettext(context, message)
 
 
+def local_time(at: datetime) -> Markup:
+    """A moment as a ``<time class="local">``: the server knows no reader's time zone, so
+    it writes the UTC time in the reader's language, and static/local-times.js rewrites
+    it in the browser's own zone (a page without scripts keeps the UTC text)."""
+    utc = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+    return Markup('<time class="local" datetime="{}">{} UTC</time>').format(
+        utc.strftime("%Y-%m-%dT%H:%M:%SZ"), formats.moment(utc)
+    )
+
+
 def install(env: Environment) -> None:
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
@@ -41,6 +53,7 @@ def install(env: Environment) -> None:
         or_list=formats.or_list,
         variant=formats.variant_name,
         shown_name=shown_name,
+        local_time=local_time,
     )
     env.globals.update(
         current_locale=current_locale,

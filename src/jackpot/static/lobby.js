@@ -4,6 +4,7 @@
 // away is not missed. Focus on a link that is still there stays on it; a screen
 // reader hears the new number of open matches, politely, when it changes.
 import { tn } from "./i18n.js";
+import { localTimes } from "./local-times.js";
 
 const list = document.getElementById("lobby-list");
 const status = document.getElementById("lobby-status");
@@ -16,6 +17,7 @@ function swap(fresh) {
   const href = inside ? active.getAttribute("href") : null;
   const before = list.dataset.count;
   list.replaceChildren(...fresh.childNodes);
+  localTimes(list);
   list.dataset.count = fresh.dataset.count;
   if (inside) {
     const same = href && [...list.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === href);
