@@ -94,9 +94,10 @@ function render() {
     const again = focused.id && document.getElementById(focused.id);
     (again || box.querySelector("button, a"))?.focus();
   }
-  // The first status (the offer to play again) comes with the result, which the
-  // page announces itself; every change after it is said once.
-  if (said !== null && p.textContent !== said) announce(p.textContent);
+  // The first status, when it only asks whether to play again, comes with the result,
+  // which the page announces itself; an offer already made when the page loads is
+  // news, and is said; every change after that is said once.
+  if (said === null ? Boolean(o) : p.textContent !== said) announce(p.textContent);
   said = p.textContent;
 }
 
