@@ -18,10 +18,10 @@ from jinja2 import TemplateNotFound
 
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
 from jackpot.web.base.errors import ApiError, invalid
-from jackpot.web.base.forms import form_int, form_text, read_form, see_other
+from jackpot.web.base.forms import form_text, read_form, see_other
 from jackpot.web.base.http import bus_of, current_actor, db_of, set_session_cookie, settings_of
 from jackpot.web.base.quotas import active_cap
-from jackpot.web.base.settings import DEFAULT_EXPIRY_SECONDS, MAX_DEADLINE_SECONDS
+from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.templates import render
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
@@ -29,6 +29,7 @@ from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
 from jackpot.web.play.lobby_live import publish
+from jackpot.web.play.match_form import read_choices
 
 router = APIRouter(include_in_schema=False)
 
@@ -115,19 +116,20 @@ async def new_match(request: Request) -> Response:
     if actor is None or actor.is_guest:
         return see_other("/signup?next=/matches/new")
     try:
+        chosen = read_choices(form, settings_of(request).min_deadline_seconds)
         async with db_of(request).write() as conn:
             out = await seating.create_match(
                 conn,
                 actor,
-                variant=form_text(form, "variant", "jackpot"),
-                seats=form_int(form, "seats", 2),
-                bots_count=form_int(form, "bots", 0),
-                deadline_seconds=form_int(form, "deadline_seconds", 86400),
+                variant=chosen.variant,
+                seats=chosen.seats,
+                bots_count=chosen.bots,
+                deadline_seconds=chosen.deadline_seconds,
                 client_seed=form_text(form, "client_seed") or None,
                 private=form_text(form, "private") == "on",
                 min_deadline=settings_of(request).min_deadline_seconds,
                 max_active=active_cap(settings_of(request), actor.is_guest),
-                expiry_seconds=form_int(form, "expiry_seconds", DEFAULT_EXPIRY_SECONDS),
+                expiry_seconds=chosen.expiry_seconds,
             )
     except ApiError as exc:
         return await render(
