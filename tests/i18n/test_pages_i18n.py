@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -200,3 +201,18 @@ async def test_slovak_has_three_plural_forms(app: Any) -> None:
         ]
     with use_locale("pt"):
         assert [duration(n * 3600) for n in (1, 2)] == ["1 hora", "2 horas"]
+
+
+
+def test_no_template_writes_a_label_outside_the_catalog() -> None:
+    """Text in attributes a person hears or sees (aria-label, title, placeholder, alt)
+    comes from the catalog: "Leaderboard table" was once written in English, and the
+    leaderboard shows it only with settled ratings, which no page test has."""
+    templates = Path(__file__).resolve().parents[2] / "src" / "jackpot" / "templates"
+    bare = re.compile(r'\b(aria-label|title|placeholder|alt)="[^"{]')
+    found = [
+        f"{path.name}: {m.group(0)}"
+        for path in sorted(templates.glob("*.html"))
+        for m in bare.finditer(path.read_text())
+    ]
+    assert not found, found
