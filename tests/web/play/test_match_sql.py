@@ -6,7 +6,6 @@ somewhere far away, such as the sweeper missing a deadline."""
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,7 +18,7 @@ from jackpot.web.base.models_notify import notices
 from jackpot.web.matches import store
 from jackpot.web.play import seating
 from jackpot.web.play.match_sql import Driver
-from jackpot.web.play.move_statements import CHUNK, POSTGRES, MoveWrites, PostgresSave, encode
+from jackpot.web.play.move_statements import CHUNK, MoveWrites, encode
 
 
 async def test_rows_written_raw_read_back_through_core(database_url: str) -> None:
@@ -164,34 +163,3 @@ async def test_a_save_worked_out_from_an_outdated_match_is_never_kept(database_u
         assert await events() == [*before, row["version"] + 1]
     finally:
         await db.dispose()
-
-
-def test_on_postgresql_moves_of_every_shape_share_one_statement() -> None:
-    """So a batch of them is one executemany and one round trip (base/deferred.py);
-    and its parameters fill its placeholders exactly, whatever the move wrote."""
-    now = datetime(2026, 12, 4, 18, 0, tzinfo=UTC)
-    values = {"state": {"x": 1}, "version": 9, "record_len": 3, "turn_seat": 1, "due_at": now}
-    notice = {
-        "key": "remind:m_1:4", "user_id": 7, "match_id": "m_1", "seat": 1, "kind": "reminder",
-        "round": 2, "due_at": now, "send_after": now, "status": "pending", "attempts": 0,
-        "created_at": now,
-    }
-    throw = MoveWrites(
-        "m_1", 8, values,
-        records=[{"match_id": "m_1", "idx": 3, "kind": "throw", "n": 4, "seat": 0,
-                  "dice": "3,4", "cover": None, "reason": None}],
-        events=[{"type": "thrown", "seq": 9}],
-    )
-    cover = MoveWrites(
-        "m_1", 8, values, covers=[(4, "7")], notices=[notice], replaces_reminder=True,
-        drop_turn=0, autoplay=(0, True, False), acted=0,
-        events=[{"type": "covered", "seq": 9}, {"type": "deadline", "seq": 10}],
-    )
-    saves = [encode(w, sqlite=False) for w in (throw, cover)]
-    texts = set()
-    for save in saves:
-        assert isinstance(save, PostgresSave)
-        text = POSTGRES.save_postgres(save.columns, checked=True)
-        texts.add(text)
-        assert len(set(re.findall(r"\$(\d+)", text))) == len(save.params)
-    assert len(texts) == 1

@@ -17,9 +17,9 @@ Deferred statements are sent grouped by text, so they must not depend on each
 other's order: each is one match's save, and a match has one at most in a
 transaction (a second move on it loads the match, which sends the first).
 
-When they are all the transaction holds and share one text (on PostgreSQL every
-move's save has the same text but a match's last, play/move_statements.py),
-``send_alone`` sends them as the whole transaction: one ``executemany``, which PostgreSQL runs as one implicit
+When they are all the transaction holds and share one text (one move, or moves
+alike: most batches at a steady pace), ``send_alone`` sends them as the whole
+transaction: one ``executemany``, which PostgreSQL runs as one implicit
 transaction, all or nothing, in one round trip instead of BEGIN, the statements
 and COMMIT (three; a transaction cost ~0.5 ms of this process's CPU,
 bench/action_cost.py --pg-admin).

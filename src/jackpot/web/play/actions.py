@@ -29,7 +29,7 @@ from jackpot.web.base.identity import Actor
 from jackpot.web.matches.store import check_match_id, match_row, seat_rows
 from jackpot.web.play.live_matches import LiveEntry, live_matches_of
 from jackpot.web.play.match_sql import Driver, on_driver
-from jackpot.web.play.move_statements import PostgresSave, Statements, encode
+from jackpot.web.play.move_statements import Statements, encode
 from jackpot.web.play.seating import leave_waiting
 from jackpot.web.play.transaction import MoveTx, Outcome, changed_meanwhile, rate_if_finished
 
@@ -68,7 +68,7 @@ class Prepared:
     #: The match as this process kept it, which the move was worked out from.
     entry: LiveEntry
     tx: MoveTx
-    statements: Statements | PostgresSave
+    statements: Statements
 
 
 def prepare(db: Database, actor: Actor, match_id: str, step: Step) -> Prepared | None:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, Boolean, Integer, Table
+from sqlalchemy import JSON, Boolean, Table
 
 from jackpot.web.base import models as t
 
@@ -37,25 +37,11 @@ def _from_sqlite_time(value: str) -> datetime:
     return datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
-def _pg_type(kind: Any) -> str:
-    if isinstance(kind, t.UTCDateTime):
-        return "timestamptz"
-    if isinstance(kind, Boolean):
-        return "boolean"
-    if isinstance(kind, Integer):
-        return "int"
-    if isinstance(kind, JSON):
-        return "json"
-    return "text"
-
-
 class Columns:
     """One table's columns and how each value goes in and comes out, per database."""
 
     def __init__(self, table: Table, sqlite: bool) -> None:
         self.names = [c.name for c in table.columns]
-        #: PostgreSQL's name of each column's type, for casts (arrays of them).
-        self.pg_types = {c.name: _pg_type(c.type) for c in table.columns}
         self.into: dict[str, Callable[[Any], Any]] = {}
         self.out: list[Callable[[Any], Any] | None] = []
         for c in table.columns:

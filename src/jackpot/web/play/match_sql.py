@@ -28,14 +28,7 @@ from jackpot.web.base.deferred import DEFERRED, defer, send_deferred
 from jackpot.web.base.group_commit import AFTER_COMMIT, WROTE
 from jackpot.web.base.sqlite_inline import InlineConnection
 from jackpot.web.play.live_matches import UNKNOWN, KnownNews, LiveEntry, live_matches_of
-from jackpot.web.play.move_statements import (
-    CHUNK,
-    POSTGRES,
-    SQLITE,
-    PostgresSave,
-    Row,
-    Statements,
-)
+from jackpot.web.play.move_statements import CHUNK, POSTGRES, SQLITE, Row, Statements
 
 T = TypeVar("T")
 #: Key in a connection's ``info``: its Driver (``on_driver``).
@@ -165,7 +158,7 @@ class Driver:
         del entries[match_id]
         return True
 
-    def save(self, s: Statements | PostgresSave, later: bool = False) -> bool:
+    def save(self, s: Statements, later: bool = False) -> bool:
         """Write a move's statements if the match is still at the version they were
         computed from; False if another writer moved it on. On SQLite the match's
         conditional UPDATE goes first, so then nothing was written and the caller may
@@ -175,7 +168,7 @@ class Driver:
         statement is deferred (deferred.py) and True is returned at once; should
         the version not match, it fails when sent, and the transaction with it."""
         d = self.d
-        if isinstance(s, PostgresSave):
+        if not d.sqlite:
             return self._save_postgres(s, later)
         cur = self._run(d.update_match(s.columns), s.update)
         done = cur.rowcount == 1
@@ -199,18 +192,38 @@ class Driver:
         self._insert("match_events", s.events)
         return True
 
-    def _save_postgres(self, s: PostgresSave, later: bool) -> bool:
-        """The move's one statement (``Dialect.save_postgres``): sent now, or, when
-        ``later``, deferred to the batch's end."""
+    def _save_postgres(self, s: Statements, later: bool) -> bool:
+        """The small writes and the INSERTs ride in the match's UPDATE (one round
+        trip, or none of its own when deferred), unless the move is too big for one
+        statement."""
         self._info[WROTE] = True
-        sql = self.d.save_postgres(s.columns, checked=later)
-        if later:
-            defer(self._info, sql, s.params)
-            return True
-        cur = self._run(sql, s.params)
-        updated = cur.fetchone()[0]
+        d = self.d
+        small = s.small
+        rows = [*s.records, *s.notices, *s.events]
+        if len(rows) + len(small) <= CHUNK:
+            sql = d.save_in_one(
+                s.columns, len(s.records), len(s.notices), len(s.events),
+                tuple(text for text, _params in small), checked=later,
+            )
+            params = [v for _text, ps in small for v in ps]
+            params += [v for row in rows for v in row]
+            if later:
+                defer(self._info, sql, [*params, *s.update])
+                return True
+            cur = self._run(sql, [*params, *s.update])
+            done = cur.rowcount == 1
+            cur.close()
+            return bool(done)
+        for text, values in small:
+            self._run(d.statement(text), values).close()
+        self._insert("record_events", s.records)
+        self._insert("notices", s.notices)
+        cur = self._run(d.update_match(s.columns), s.update)
+        done = cur.rowcount == 1
         cur.close()
-        return bool(updated == 1)
+        if done:
+            self._insert("match_events", s.events)
+        return bool(done)
 
     def _insert(self, table: str, rows: list[list[Any]]) -> None:
         for i in range(0, len(rows), CHUNK):

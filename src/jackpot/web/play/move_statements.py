@@ -48,8 +48,6 @@ class Dialect:
         self.matches = Columns(t.matches, sqlite)
         self.seats = Columns(t.seats, sqlite)
         self.notices = Columns(notices, sqlite)
-        self.records = Columns(t.record_events, sqlite)
-        self.events = Columns(t.match_events, sqlite)
         self._to_sql: Callable[[str], str] = _same if sqlite else _dollar
         sql = self._to_sql
         match_cols = ", ".join(self.matches.names)
@@ -130,65 +128,38 @@ class Dialect:
             self._memo[key] = self._to_sql(self._update_text(columns))
         return self._memo[key]
 
-    def save_postgres(self, columns: tuple[str, ...], checked: bool) -> str:
-        """PostgreSQL: everything a move writes in one statement of one text for every
-        move that sets these ``columns`` of the match: its rows go in as arrays
-        (``postgres_params``), its small writes each in a clause that does nothing
-        when its parameter is NULL or empty. So a batch of moves is one
-        ``executemany`` of one text (deferred.py: one round trip, without BEGIN and
-        COMMIT), and a move of any size fits. The statement answers the number of
-        match rows updated: 0 when another writer moved the match on (the rows
-        written beside it then roll back with the transaction); ``checked``: it
-        fails instead (a division by that count), for a caller that does not wait
-        for the answer (deferred). Every clause sees the rows as they were before
-        the statement, which is what each means: the reminder deleted is the one
-        pending before, not the one inserted beside it."""
-        key = ("save", columns, checked)
+    def statement(self, text: str) -> str:
+        """One of the small writes above in this database's placeholders."""
+        key = ("statement", text)
         if key not in self._memo:
-            number = itertools.count(2)  # $1: the match's id
+            self._memo[key] = self._to_sql(text)
+        return self._memo[key]
 
-            def p(cast: str) -> str:
-                return f"${next(number)}::{cast}"
-
-            def unnest(table: Columns, names: Sequence[str]) -> str:
-                return ", ".join(p(table.pg_types[c] + "[]") for c in names)
-
-            # Numbered in the order of ``postgres_params``.
-            cover_ns, cover_tiles = p("int[]"), p("text[]")
-            turn_seat = p("int")
-            throws, covers, autoplay_seat = p("boolean"), p("boolean"), p("int")
-            acted_seat = p("int")
-            drop_reminder = p("boolean")
-            records = unnest(self.records, self.record_cols[1:])
-            notices = unnest(self.notices, self.notice_cols)
-            events = unnest(self.events, self.event_cols[1:])
-            sets = ", ".join(f"{c} = ${next(number)}" for c in columns)
-            version = f"${next(number)}"
-            # A small write's gate (its parameter NULL, or false) is a one-time filter
-            # in PostgreSQL's plan: a move without such a write pays no scan for it.
-            clauses = [
-                "UPDATE record_events r SET cover = c.cover"
-                f" FROM unnest({cover_ns}, {cover_tiles}) AS c(n, cover)"
-                " WHERE r.match_id = $1 AND r.n = c.n",
-                f"DELETE FROM notices WHERE {turn_seat} IS NOT NULL AND match_id = $1"
-                f" AND seat = {turn_seat} AND kind = 'turn' AND status = 'pending'",
-                f"UPDATE seats SET autoplay_throws = {throws}, autoplay_covers = {covers}"
-                f" WHERE {autoplay_seat} IS NOT NULL AND match_id = $1 AND seat = {autoplay_seat}",
-                f"UPDATE seats SET acted = true"
-                f" WHERE {acted_seat} IS NOT NULL AND match_id = $1 AND seat = {acted_seat}",
-                f"DELETE FROM notices WHERE {drop_reminder} AND match_id = $1"
-                " AND kind = 'reminder' AND status = 'pending'",
-                f"INSERT INTO record_events ({', '.join(self.record_cols)})"
-                f" SELECT $1, * FROM unnest({records})",
-                f"INSERT INTO notices ({', '.join(self.notice_cols)})"
-                f" SELECT * FROM unnest({notices}) ON CONFLICT (key) DO NOTHING",
-                f"INSERT INTO match_events ({', '.join(self.event_cols)})"
-                f" SELECT $1, * FROM unnest({events})",
-                f"UPDATE matches SET {sets} WHERE id = $1 AND version = {version} RETURNING 1",
+    def save_in_one(self, columns: tuple[str, ...], records: int, notices: int,
+                    events: int, writes: tuple[str, ...] = (), checked: bool = False) -> str:
+        """PostgreSQL: a move's small ``writes`` and its INSERTs as data-modifying
+        WITH clauses of the match's conditional UPDATE, one round trip. The UPDATE's
+        row count still says whether the version matched (a mismatch rolls the
+        whole transaction back); ``checked``: the statement itself fails then
+        (a division by the count of rows updated), for a caller that does not wait
+        for its row count (deferred.py). The clauses all see the rows as they were
+        before the statement, which is what each of them means: the reminder
+        deleted is the one pending before, not the one inserted beside it."""
+        key = ("save", columns, records, notices, events, writes, checked)
+        if key not in self._memo:
+            inserts = list(writes) + [
+                self._insert_text(table, rows)
+                for table, rows in (
+                    ("record_events", records), ("notices", notices), ("match_events", events)
+                )
+                if rows
             ]
-            ctes = ", ".join(f"w{i} AS ({text})" for i, text in enumerate(clauses))
-            count = "1 / count(*)" if checked else "count(*)"
-            self._memo[key] = f"WITH {ctes} SELECT {count} FROM w{len(clauses) - 1}"
+            update = self._update_text(columns)
+            if checked:
+                inserts.append(f"{update} RETURNING 1")
+                update = f"SELECT 1 / count(*) FROM w{len(inserts) - 1}"
+            ctes = ", ".join(f"w{i} AS ({text})" for i, text in enumerate(inserts))
+            self._memo[key] = self._to_sql(f"WITH {ctes} {update}" if ctes else update)
         return self._memo[key]
 
 
@@ -222,8 +193,8 @@ class MoveWrites:
 
 @dataclass
 class Statements:
-    """A move's writes as SQLite's statement parameters (``encode``): built before the
-    write transaction, which then only runs them."""
+    """A move's writes as one database's statement parameters (``encode``): built
+    before the write transaction, which then only runs them."""
 
     match_id: str
     columns: tuple[str, ...]
@@ -231,29 +202,17 @@ class Statements:
     update: list[Any]
     #: The small writes, as (``?`` text, parameters).
     small: list[tuple[str, Sequence[Any]]]
-    #: The parameters that rewrite the pending reminder as ``notices[-1]`` (if there
-    #: is none, it is deleted and ``notices[-1]`` inserted).
+    #: SQLite: the parameters that rewrite the pending reminder as ``notices[-1]``
+    #: (if there is none, it is deleted and ``notices[-1]`` inserted).
     moved_reminder: list[Any] | None
     records: list[list[Any]]
     notices: list[list[Any]]
     events: list[list[Any]]
 
 
-@dataclass
-class PostgresSave:
-    """A move's writes as the parameters of PostgreSQL's one statement
-    (``Dialect.save_postgres`` of ``columns``)."""
-
-    match_id: str
-    columns: tuple[str, ...]
-    params: list[Any]
-
-
-def encode(w: MoveWrites, sqlite: bool) -> Statements | PostgresSave:
+def encode(w: MoveWrites, sqlite: bool) -> Statements:
     """``w``'s values as the database's driver takes them (driver_values.py)."""
-    if not sqlite:
-        return postgres_params(w)
-    d = SQLITE
+    d = SQLITE if sqlite else POSTGRES
     mid = w.match_id
     small: list[tuple[str, Sequence[Any]]] = [
         (d.update_cover, (text, mid, n)) for n, text in w.covers
@@ -266,8 +225,11 @@ def encode(w: MoveWrites, sqlite: bool) -> Statements | PostgresSave:
     if w.acted is not None:
         small.append((d.set_acted, (True, mid, w.acted)))
     moved = None
-    if w.replaces_reminder:
+    if w.replaces_reminder and sqlite:
         moved = [*d.notices.values(REMINDER_MOVED, w.notices[-1]), mid]
+    elif w.replaces_reminder:
+        # PostgreSQL: deleted and inserted, both riding in the move's one statement.
+        small.append((d.drop_reminder, (mid,)))
     columns = tuple(w.values)
     return Statements(
         mid,
@@ -281,32 +243,3 @@ def encode(w: MoveWrites, sqlite: bool) -> Statements | PostgresSave:
     )
 
 
-def postgres_params(w: MoveWrites) -> PostgresSave:
-    """The parameters in the order of ``save_postgres``'s placeholders: the rows as
-    one array per column."""
-    d = POSTGRES
-    seat = throws = covers = None
-    if w.autoplay is not None:
-        seat, throws, covers = w.autoplay
-    records = [[r[c] for c in d.record_cols[1:]] for r in w.records]
-    notices = [d.notices.values(d.notice_cols, r) for r in w.notices]
-    events = [[e["seq"], json_text(e)] for e in w.events]
-    columns = tuple(w.values)
-    return PostgresSave(w.match_id, columns, [
-        w.match_id,
-        [n for n, _text in w.covers],
-        [text for _n, text in w.covers],
-        w.drop_turn,
-        throws, covers, seat,
-        w.acted,
-        w.replaces_reminder,
-        *_by_column(records, len(d.record_cols) - 1),
-        *_by_column(notices, len(d.notice_cols)),
-        *_by_column(events, len(d.event_cols) - 1),
-        *d.matches.values(columns, w.values),
-        w.version,
-    ])
-
-
-def _by_column(rows: list[list[Any]], width: int) -> list[list[Any]]:
-    return [[row[i] for row in rows] for i in range(width)]
