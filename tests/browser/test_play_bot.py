@@ -148,6 +148,11 @@ def test_practice_ends_as_practice_and_a_resignation_is_named(page: Page, live_s
     expect(page.locator("#status")).to_contain_text("Your throw")
     page.click("#resign")
     expect(page.locator("#resign-confirm")).to_be_visible()
+    # The question is read with the answer that takes the focus, not left unsaid.
+    expect(page.locator("#resign-no")).to_be_focused()
+    question = re.compile(r"^Resign and leave the match\?")
+    expect(page.locator("#resign-no")).to_have_accessible_description(question)
+    expect(page.locator("#resign-yes")).to_have_accessible_description(question)
     page.click("#resign-yes")
     expect(page.locator("#result h2")).to_have_text("Bot wins")
     # No "total 0" for a seat that left before throwing: it would read as the best.
