@@ -26,7 +26,7 @@ from jackpot.web.base.db import Database
 from jackpot.web.base.models_notify import notices
 from jackpot.web.notify import mailer
 from jackpot.web.notify.mailer import backoff, mail_step
-from jackpot.web.notify.notices import GRACE
+from jackpot.web.notify.notices import GRACE, grace
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
 from jackpot.web.notify.push.sender import push_step
 from jackpot.web.play import transaction
@@ -216,6 +216,25 @@ async def test_short_deadlines_mail_only_those_who_ask(app, make_client, setting
     await start_match(cid, dan, deadline=300)
     assert await mail_step(app.state.db, settings, t0 + timedelta(minutes=2)) == 1
     assert [m["To"] for m in outbox(settings)] == [cid.email]
+
+
+async def test_a_short_deadlines_turn_mail_comes_while_there_is_time(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    """With a minute a throw, the full grace would hold the mail for the whole minute:
+    it waits a fifth of the deadline instead, and still goes once."""
+    ana, ben = await player(make_client), await player(make_client)
+    r = await ana.client.put("/api/account/notifications", json={"turn_mail": "all"})
+    assert r.status_code == 200
+    t0 = utcnow()
+    await start_match(ana, ben, deadline=60)
+    db: Database = app.state.db
+    assert grace(60) == timedelta(seconds=12) and grace(DAY) == GRACE
+    assert await mail_step(db, settings, t0 + timedelta(seconds=5)) == 0
+    assert await mail_step(db, settings, t0 + timedelta(seconds=20)) == 1
+    assert [m["To"] for m in outbox(settings)] == [ana.email]
+    assert await mail_step(db, settings, t0 + timedelta(seconds=50)) == 0
+    assert len(outbox(settings)) == 1
 
 
 async def test_matches_against_bots_send_no_turn_mail(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]

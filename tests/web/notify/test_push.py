@@ -28,6 +28,7 @@ from jackpot.i18n import gettext, use_locale
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.models import users
+from jackpot.web.base.models_notify import notices
 from jackpot.web.base.models_push import push_sends
 from jackpot.web.notify.mailer import backoff
 from jackpot.web.notify.notices import GRACE
@@ -180,6 +181,28 @@ async def test_no_push_when_the_player_moved_within_the_grace(app, make_client, 
         async with app.state.db.read() as conn:
             rows = (await conn.execute(select(push_sends.c.status))).scalars().all()
         assert list(rows) == []  # her move deleted the turn's news: nothing to take up
+
+
+async def test_a_short_deadlines_turn_is_pushed_while_there_is_time(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    """A minute a throw: the push waits a fifth of it, not the full grace, even when
+    the mail's hourly cap has moved the notice's ``send_after`` on."""
+    ana, ben = await player(make_client), await player(make_client)
+    async with PushService() as service:
+        await Browser(service, "ana").subscribe(ana)
+        t0 = utcnow()
+        state = await start_match(ana, ben, deadline=60)
+        async with app.state.db.write() as conn:
+            await conn.execute(
+                update(notices)
+                .where(notices.c.match_id == state["id"])
+                .values(send_after=t0 + timedelta(hours=1))
+            )
+        assert await push_step(app.state.db, settings, t0 + timedelta(seconds=5)) == 0
+        assert await push_step(app.state.db, settings, t0 + timedelta(seconds=20)) == 1
+        assert await push_step(app.state.db, settings, t0 + timedelta(seconds=50)) == 0
+        assert len(service.got) == 1
 
 
 async def test_a_410_deletes_the_subscription_and_others_still_get_it(

@@ -23,7 +23,9 @@ not told that the others have moved times out. The design:
 * Just before sending, each notice is checked against the match as it is now: a
   turn notice whose player has already started the turn, or a reminder whose throw
   has been made, is dropped. A short grace period before a turn mail lets a player
-  who is watching the page move first and get no mail at all.
+  who is watching the page move first and get no mail at all; it is a minute, or a
+  fifth of the throw's time when that is shorter (``notices.grace``), so a mail for
+  a short deadline still comes while there is time to act on it.
 * A failed send is retried with exponential backoff, and given up after
   ``mailer.MAX_ATTEMPTS``. If a sweeper dies between handing a mail to the server and
   marking it sent, the lease runs out and the mail is sent again: at least once on

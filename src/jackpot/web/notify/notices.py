@@ -22,8 +22,12 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.models_notify import notices
 
-#: A turn mail waits this long, so a player who is on the page moves first.
+#: A turn mail waits this long, so a player who is on the page moves first...
 GRACE = timedelta(seconds=60)
+#: ...but never more than this share of the throw's time (1/GRACE_SHARE), or with a
+#: deadline of a minute the mail would come when the time is up: it must leave time
+#: to act on it.
+GRACE_SHARE = 5
 #: Reminders only for deadlines of at least this many seconds, a fifth before the end.
 REMIND_MIN_DEADLINE = 3600
 #: A move leaves the pending reminder to the workers only while it goes out later
@@ -37,6 +41,12 @@ MOVE_BATCH = 100
 def reminder_key(match_id: str, throws: int, seat: int) -> str:
     """One reminder per throw: the key makes a second one for the same throw impossible."""
     return f"remind:{match_id}:{throws}:{seat}"
+
+
+def grace(deadline_seconds: int) -> timedelta:
+    """How long turn news waits for a player who may be on the page: ``GRACE``, or a
+    fifth of the throw's time when that is shorter."""
+    return min(GRACE, timedelta(seconds=deadline_seconds / GRACE_SHARE))
 
 
 def reminder_time(due_at: datetime, deadline_seconds: int) -> datetime:
@@ -88,7 +98,7 @@ def due_notices(
                 **base,
                 "key": f"turn:{match_id}:{m.round}:{turn.seat}",
                 "kind": "turn",
-                "send_after": now + GRACE,
+                "send_after": now + grace(deadline),
             }
         )
     drop_reminder = deadline >= REMIND_MIN_DEADLINE

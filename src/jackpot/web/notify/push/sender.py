@@ -13,7 +13,8 @@ otherwise, as for mail.
 
 Pushes do not follow the mail setting: a player who registered a browser asked
 for them. They follow the mail's timing: a turn push after the grace period
-(a player on the page moves first), a reminder when a fifth of the time is left.
+(a player on the page moves first; shorter for short deadlines, ``notices.grace``),
+a reminder when a fifth of the time is left.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.mailbox import offer_open, still_true
 from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
-from jackpot.web.notify.notices import GRACE, move_early_reminders
+from jackpot.web.notify.notices import GRACE, GRACE_SHARE, grace, move_early_reminders
 from jackpot.web.notify.push import endpoints
 from jackpot.web.notify.push.keys import subject, vapid_key
 from jackpot.web.notify.push.messages import About, payload
@@ -102,7 +103,25 @@ async def _due_keys(db: Database, now: datetime) -> list[tuple[str, int]]:
             )
             .limit(BATCH)
         )
-        return [(r.key, r.user_id) for r in (*fresh.all(), *retry.all())]
+        # Turn news younger than the full grace whose own, shorter grace is over (a
+        # short deadline). Not ``send_after``: the mail's hourly cap moves it later.
+        young = await conn.execute(
+            select(
+                notices.c.key, notices.c.user_id, notices.c.created_at, t.matches.c.deadline_seconds
+            )
+            .join(t.matches, t.matches.c.id == notices.c.match_id)
+            .where(
+                exists().where(push_subscriptions.c.user_id == notices.c.user_id),
+                notices.c.kind == "turn",
+                notices.c.created_at > now - GRACE,
+                t.matches.c.deadline_seconds < GRACE.total_seconds() * GRACE_SHARE,
+                ~exists().where(push_sends.c.key == notices.c.key),
+            )
+            .order_by(notices.c.id)
+            .limit(BATCH)
+        )
+        short = [r for r in young.all() if r.created_at + grace(r.deadline_seconds) <= now]
+        return [(r.key, r.user_id) for r in (*fresh.all(), *retry.all(), *short)]
 
 
 async def _claim(db: Database, key: str, user_id: int, owner: str, now: datetime) -> bool:
