@@ -209,13 +209,16 @@ async def test_a_turns_news_goes_with_the_players_first_move(  # type: ignore[no
 async def test_short_deadlines_mail_only_those_who_ask(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
     ana, ben = await player(make_client), await player(make_client)
     cid, dan = await player(make_client), await player(make_client)
+    eve, fay = await player(make_client), await player(make_client)
     t0 = utcnow()
-    await start_match(ana, ben, deadline=3600)  # an hour is not over an hour
+    await start_match(ana, ben, deadline=3599)  # under an hour: no mail by default
     r = await cid.client.put("/api/account/notifications", json={"turn_mail": "all"})
     assert r.status_code == 200 and r.json() == {"turn_mail": "all"}
     await start_match(cid, dan, deadline=300)
-    assert await mail_step(app.state.db, settings, t0 + timedelta(minutes=2)) == 1
-    assert [m["To"] for m in outbox(settings)] == [cid.email]
+    # An hour or more, the account page's words and the reminders' rule: mailed.
+    await start_match(eve, fay, deadline=3600)
+    assert await mail_step(app.state.db, settings, t0 + timedelta(minutes=2)) == 2
+    assert sorted(m["To"] for m in outbox(settings)) == sorted([cid.email, eve.email])
 
 
 async def test_a_short_deadlines_turn_mail_comes_while_there_is_time(  # type: ignore[no-untyped-def]
@@ -284,12 +287,13 @@ async def test_held_news_rides_along_with_a_reminder(app, make_client, settings)
     ana = await player(make_client, "Ana")
     ben, cid, dan = [await player(make_client, "Riv") for _ in range(3)]
     t0 = utcnow()
-    # An hour's deadline: no turn mail by default, but a reminder at 48 minutes.
+    # An hour's deadline: a turn mail by default (an hour or more), and a reminder at
+    # 48 minutes.
     hourly = await start_match(ana, ben, deadline=3600)
     daily = await start_match(ana, cid)
     assert await mail_step(db, settings, t0 + timedelta(minutes=2)) == 1
     [first] = mails_to(settings, ana)
-    assert f"/matches/{daily['id']}" in body(first) and hourly["id"] not in body(first)
+    assert f"/matches/{daily['id']}" in body(first) and f"/matches/{hourly['id']}" in body(first)
     late = await start_match(ana, dan)  # news held by the cap until t0 + 62 min
     assert await mail_step(db, settings, t0 + timedelta(minutes=20)) == 0
     assert await mail_step(db, settings, t0 + timedelta(minutes=49)) == 1

@@ -34,7 +34,7 @@ mail_prefs = Table(
     "mail_prefs",
     metadata,
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
-    #: "long": turn mails for matches with deadlines over an hour (the default);
+    #: "long": turn mails for matches with deadlines of an hour or more (the default);
     #: "all": for every match; "off": no turn mails and no reminders.
     Column("turn_mail", String(5), nullable=False, default="long"),
     Column("last_digest_at", UTCDateTime(), nullable=True),

@@ -21,7 +21,8 @@ from jackpot.web.notify.notices import GRACE
 
 #: At most one mail with turn news per player per hour.
 DIGEST_GAP = timedelta(hours=1)
-#: Turn mails by default only when a throw may take more than this many seconds.
+#: Turn mails by default only when a throw may take this many seconds or more: the
+#: same rule as reminders (``notices.REMIND_MIN_DEADLINE``) and autoplay's default.
 DEFAULT_MIN_DEADLINE = 3600
 
 
@@ -139,7 +140,7 @@ def _gather(box: Mailbox) -> Sorted:
         match = box.matches.get(n.match_id)
         wanted = can_mail and pref != "off"
         if wanted and n.kind != "reminder" and pref == "long":
-            wanted = match is not None and match.deadline_seconds > DEFAULT_MIN_DEADLINE
+            wanted = match is not None and match.deadline_seconds >= DEFAULT_MIN_DEADLINE
         if n.kind == "rematch":
             true = offer_open(n, box.offers.get(n.match_id))
         else:

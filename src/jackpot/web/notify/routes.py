@@ -30,7 +30,7 @@ router = APIRouter()
 
 
 class MailSetting(BaseModel):
-    turn_mail: str = Field(description="long (deadlines over an hour), all, or off")
+    turn_mail: str = Field(description="long (deadlines of an hour or more), all, or off")
 
 
 async def _page(request: Request, ctx: dict[str, Any], status: int = 200) -> Response:
