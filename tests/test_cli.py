@@ -82,7 +82,7 @@ def test_verify_exit_codes_for_tampered_and_unreadable_records(tmp_path: Path) -
     tampered.write_text(json.dumps(record))
     done = jackpot("verify", str(tampered))
     assert done.returncode == 1
-    assert "throw 0" in done.stdout and "dice" in done.stdout
+    assert "throw 1:" in done.stdout and "dice" in done.stdout  # counted from 1, as on the page
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
     assert jackpot("verify", str(garbage)).returncode == 2

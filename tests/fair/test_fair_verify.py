@@ -156,7 +156,11 @@ def test_misnumbered_throw(jackpot_match: Played) -> None:
     r = jackpot_match.record
     i, e = _throws(r)[3]
     problem = _failed(verify(_with_event(r, i, replace(e, n=e.n + 1))))
-    assert problem == f"throw {e.n + 1}: numbered {e.n + 1}, but the next throw of the match is 3"
+    # Problems count throws from 1, as the pages do: the record's n=3 is the page's throw 4.
+    assert problem == (
+        f"throw {e.n + 2}: numbered n={e.n + 1}, but the next throw of the match is "
+        f"throw {e.n + 1} (n={e.n})"
+    )
 
 
 def test_changed_die_names_throw_and_both_dice(jackpot_match: Played) -> None:
@@ -165,7 +169,7 @@ def test_changed_die_names_throw_and_both_dice(jackpot_match: Played) -> None:
     other = (e.dice[0] % 6 + 1, e.dice[1])
     problem = _failed(verify(_with_event(r, i, replace(e, dice=other))))
     assert problem == (
-        f"throw {e.n}: dice [{other[0]}, {other[1]}] differ from the seed's "
+        f"throw {e.n + 1}: dice [{other[0]}, {other[1]}] differ from the seed's "
         f"[{e.dice[0]}, {e.dice[1]}]"
     )
 
@@ -174,7 +178,7 @@ def test_one_die_in_jackpot_is_refused(jackpot_match: Played) -> None:
     r = jackpot_match.record
     i, e = _throws(r)[0]
     problem = _failed(verify(_with_event(r, i, replace(e, dice=e.dice[:1]))))
-    assert problem == "throw 0: one die thrown, but Jackpot is always played with two dice"
+    assert problem == "throw 1: one die thrown, but Jackpot is always played with two dice"
 
 
 def test_one_die_in_classic_before_the_high_tiles_are_down() -> None:
@@ -183,7 +187,7 @@ def test_one_die_in_classic_before_the_high_tiles_are_down() -> None:
     i, e = _throws(r)[0]
     problem = _failed(verify(_with_event(r, i, replace(e, dice=e.dice[:1]))))
     assert problem == (
-        "throw 0: one die thrown, but one die is allowed only once 7, 8 and 9 are all covered"
+        "throw 1: one die thrown, but one die is allowed only once 7, 8 and 9 are all covered"
     )
 
 
@@ -193,7 +197,7 @@ def test_cover_null_on_a_dead_throw_is_refused(jackpot_match: Played) -> None:
     problem = _failed(verify(_with_event(r, i, replace(e, cover=None))))
     assert (
         problem
-        == f"throw {e.n}: cover null, but the dice offered nothing: a dead throw is written []"
+        == f"throw {e.n + 1}: cover null, but the dice offered nothing: a dead throw is written []"
     )
 
 
@@ -202,7 +206,7 @@ def test_dead_throw_claimed_while_something_was_on_offer(jackpot_match: Played) 
     i, e = next((i, e) for i, e in _throws(r) if e.cover)
     problem = _failed(verify(_with_event(r, i, replace(e, cover=()))))
     opts = jackpot_match.offered[e.n]
-    assert problem.startswith(f"throw {e.n}: cover [] (a dead throw), but the dice offered ")
+    assert problem.startswith(f"throw {e.n + 1}: cover [] (a dead throw), but the dice offered ")
     assert str(opts[0][0]) in problem
 
 
@@ -212,7 +216,7 @@ def test_cover_not_on_offer_says_what_was(jackpot_match: Played) -> None:
     offered = jackpot_match.offered[e.n]
     bad = next((t,) for t in range(1, 10) if (t,) not in offered)
     problem = _failed(verify(_with_event(r, i, replace(e, cover=bad))))
-    assert problem.startswith(f"throw {e.n}: cover [{bad[0]}] is not on offer: the dice ")
+    assert problem.startswith(f"throw {e.n + 1}: cover [{bad[0]}] is not on offer: the dice ")
     assert "reach" in problem
 
 
@@ -220,7 +224,7 @@ def test_wrong_seat_is_named(jackpot_match: Played) -> None:
     r = jackpot_match.record
     i, e = _throws(r)[0]
     problem = _failed(verify(_with_event(r, i, replace(e, seat=1))))
-    assert problem == "throw 0: seat 1 (Bot 1) threw, but it is seat 0 (player1)'s turn"
+    assert problem == "throw 1: seat 1 (Bot 1) threw, but it is seat 0 (player1)'s turn"
 
 
 def test_throw_while_a_cover_is_owed(jackpot_match: Played) -> None:
@@ -338,7 +342,7 @@ def test_bot_cover_must_follow_its_strength() -> None:
                 problem = _failed(verify(_with_event(r, i, replace(e, cover=other))))
                 strength = r.seats[0].bot
                 assert problem == (
-                    f"throw {e.n}: seat 0 (Bot 1) is a {strength} bot and covers "
+                    f"throw {e.n + 1}: seat 0 (Bot 1) is a {strength} bot and covers "
                     f"[{e.cover[0]}] here, not [{other[0]}]"
                 )
                 return
@@ -420,7 +424,7 @@ def test_changing_one_die_is_caught(plan: Plan, data: st.DataObject) -> None:
     dice = list(e.dice)
     dice[k] = new
     problem = _failed(verify(_with_event(r, i, replace(e, dice=tuple(dice)))))
-    assert problem.startswith(f"throw {e.n}: dice {dice}")
+    assert problem.startswith(f"throw {e.n + 1}: dice {dice}")
     assert "differ from the seed's" in problem
 
 
@@ -435,12 +439,12 @@ def test_a_cover_not_on_offer_is_caught(plan: Plan, data: st.DataObject) -> None
     offered = played.offered[e.n]
     if e.cover == ():
         bad: tuple[int, ...] = (data.draw(st.integers(1, 9)),)
-        expected = f"throw {e.n}: cover [{bad[0]}], but the dice offered nothing"
+        expected = f"throw {e.n + 1}: cover [{bad[0]}], but the dice offered nothing"
     else:
         tiles = data.draw(st.sets(st.integers(1, 9), min_size=1, max_size=3))
         bad = tuple(sorted(tiles))
         assume(bad not in offered)
-        expected = f"throw {e.n}: cover [{', '.join(map(str, bad))}] is not on offer"
+        expected = f"throw {e.n + 1}: cover [{', '.join(map(str, bad))}] is not on offer"
     problem = _failed(verify(_with_event(r, i, replace(e, cover=bad))))
     assert problem.startswith(expected)
 
@@ -460,7 +464,7 @@ def test_another_legal_cover_by_a_bot_is_caught(plan: Plan, data: st.DataObject)
     assert e.cover is not None
     other = data.draw(st.sampled_from([o for o in played.offered[e.n] if o != e.cover]))
     problem = _failed(verify(_with_event(r, i, replace(e, cover=other))))
-    assert problem.startswith(f"throw {e.n}: seat {e.seat} (")
+    assert problem.startswith(f"throw {e.n + 1}: seat {e.seat} (")
     assert f"bot and covers {list(e.cover)} here" in problem
 
 
@@ -474,7 +478,7 @@ def test_changing_a_throws_seat_is_caught(plan: Plan, data: st.DataObject) -> No
     i, e = data.draw(st.sampled_from(throws))
     seat = data.draw(st.sampled_from([s for s in range(len(r.seats)) if s != e.seat]))
     problem = _failed(verify(_with_event(r, i, replace(e, seat=seat))))
-    assert problem.startswith(f"throw {e.n}: seat {seat} (")
+    assert problem.startswith(f"throw {e.n + 1}: seat {seat} (")
     assert "threw" in problem
 
 

@@ -260,7 +260,9 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
     base = classic_three_seats()
     i = first_live_throw(base)
     ev = base["events"][i]
-    n = ev["n"]
+    # Sentences count throws from 1, as the match page and the replay do: the record's
+    # n is the page's throw n + 1.
+    n = ev["n"] + 1
     fair = ev["dice"]
     other = [fair[0] % 6 + 1, fair[1]]
 
@@ -326,6 +328,21 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         assert report["summary"].startswith("Not verified: ")
 
 
+def test_a_tampered_throw_is_named_as_the_page_names_it() -> None:
+    """The record's n counts from 0; the sentences count from 1, as the match page and
+    the replay do, so the page's "Throw 6" is the problem's "throw 6"."""
+    base = classic_three_seats()
+    i = [k for k, e in enumerate(base["events"]) if e["type"] == "throw"][5]
+    assert base["events"][i]["n"] == 5
+
+    def change(r: dict[str, Any]) -> None:
+        r["events"][i]["dice"] = [7 - d for d in r["events"][i]["dice"]]
+
+    (report,) = node_verify(tampered(base, change))
+    assert report["problem"].startswith("throw 6: dice "), report["problem"]
+    assert "Throws 1 to 5 replayed without a difference before the problem." in report["checks"]
+
+
 def test_uncovered_throw_followed_by_more_play_is_rejected() -> None:
     b = Builder("jackpot", 2)
     b.turn(0, stop_after=1)
@@ -334,7 +351,7 @@ def test_uncovered_throw_followed_by_more_play_is_rejected() -> None:
         {"type": "throw", "n": 1, "seat": 0, "dice": dice(SEED, b.client, 1), "cover": []}
     )
     (report,) = node_verify(b.record(None))
-    assert report["problem"] == "throw 1: throw 0 was never covered, yet play went on"
+    assert report["problem"] == "throw 2: throw 1 was never covered, yet play went on"
 
 
 def test_wrong_seat_and_a_missing_result_are_named() -> None:
@@ -342,7 +359,7 @@ def test_wrong_seat_and_a_missing_result_are_named() -> None:
     b.turn(1)
     (report,) = node_verify(b.record(None))
     assert (
-        report["problem"] == "throw 0: seat 1 (p1) threw, but it was seat 0 (p0)'s turn (round 1)"
+        report["problem"] == "throw 1: seat 1 (p1) threw, but it was seat 0 (p0)'s turn (round 1)"
     )
     good = solo_classic()
     (report,) = node_verify(tampered(good, lambda r: r.update(result=None)))
@@ -361,7 +378,7 @@ def test_dead_throw_offers_nothing() -> None:
         elif e["cover"]:
             open_tiles -= set(e["cover"])
     i = next(i for i, e in enumerate(record["events"]) if e["cover"] == [])
-    n = record["events"][i]["n"]
+    n = record["events"][i]["n"] + 1  # counted from 1, as on the page
     (report,) = node_verify(tampered(record, lambda r: r["events"][i].update(cover=None)))
     assert report["problem"] == (
         f"throw {n}: nothing was on offer, so the turn ended there: cover should be [], not null"

@@ -280,10 +280,13 @@ def _throw(
     before_shutting_cover: Callable[[Match], Match],
 ) -> Match:
     n = event.n
-    where = f"throw {n}"
+    # Problems count throws from 1, as the match page and the replay do; the record's
+    # ``n`` (which the dice derive from) counts from 0.
+    where = f"throw {n + 1}"
     if n != match.throws:
         raise _Problem(
-            f"throw {n}: numbered {n}, but the next throw of the match is {match.throws}"
+            f"{where}: numbered n={n}, but the next throw of the match is throw "
+            f"{match.throws + 1} (n={match.throws})"
         )
     turn = match.turn
     assert turn is not None

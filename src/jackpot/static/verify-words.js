@@ -2,6 +2,9 @@
 // (t, tn from i18n.js), so the Verify page reads in the page's language and a
 // translation has one place to cover. Outside a page (node, the tests) it is English.
 //
+// A throw is named as the match page and the replay name it, counting from 1: the
+// record's n counts from 0 (the dice derive from it), so sentences show n + 1.
+//
 // Babel's extractor does not see a t() nested in another call's arguments, so a piece
 // that goes into a sentence is worked out first, by its own call, and passed in.
 import { andList, orList, strengthName, t, tn } from "./i18n.js";
@@ -62,11 +65,11 @@ export const V = {
   noEvents: () => t("events must be a list"),
   eventNotObject: (event) => t("event {event} is not an object", { event }),
   throwWithoutN: (event) => t("event {event}: a throw needs its number n", { event }),
-  throwSeatNaN: (n) => t("throw {throw}: the seat is not a number", { throw: n }),
-  badDiceCount: (n) => t("throw {throw}: dice must be a list of one or two dice", { throw: n }),
+  throwSeatNaN: (n) => t("throw {throw}: the seat is not a number", { throw: n + 1 }),
+  badDiceCount: (n) => t("throw {throw}: dice must be a list of one or two dice", { throw: n + 1 }),
   badDiceValues: (n, dice) =>
-    t("throw {throw}: dice {dice} are not values from 1 to 6", { throw: n, dice: show(dice) }),
-  badCover: (n) => t("throw {throw}: cover must be a list of tiles or null", { throw: n }),
+    t("throw {throw}: dice {dice} are not values from 1 to 6", { throw: n + 1, dice: show(dice) }),
+  badCover: (n) => t("throw {throw}: cover must be a list of tiles or null", { throw: n + 1 }),
   outWithoutSeat: (event) => t("event {event}: an out needs its seat", { event }),
   badReason: (event, given) =>
     t('event {event}: the reason {given} is neither "resigned" nor "timeout"', { event, given: show(given) }),
@@ -93,48 +96,48 @@ export const V = {
   outTwice: (who) => t("{who} went out twice", { who }),
   timeoutNotDue: (who, due) =>
     t("{who} timed out, but no move of theirs was due: it was {due}'s turn", { who, due }),
-  throwAfterEnd: (n, why) => t("throw {throw}: the match was already over ({why})", { throw: n, why }),
+  throwAfterEnd: (n, why) => t("throw {throw}: the match was already over ({why})", { throw: n + 1, why }),
   neverCovered: (n, pending) =>
-    t("throw {throw}: throw {pending} was never covered, yet play went on", { throw: n, pending }),
+    t("throw {throw}: throw {pending} was never covered, yet play went on", { throw: n + 1, pending: pending + 1 }),
   outOfOrder: (due, n) =>
-    t("throws are out of order: throw {due} was due, the record has throw {throw}", { due, throw: n }),
+    t("throws are out of order: throw {due} was due, the record has throw {throw}", { due: due + 1, throw: n + 1 }),
   wrongSeat: (n, who, due, round) =>
-    t("throw {throw}: {who} threw, but it was {due}'s turn (round {round})", { throw: n, who, due, round }),
+    t("throw {throw}: {who} threw, but it was {due}'s turn (round {round})", { throw: n + 1, who, due, round }),
   oneDieNotAllowed: (n) =>
     t("throw {throw}: one die was thrown, but one die is allowed only in Classic once 7, 8 and 9 are covered", {
-      throw: n,
+      throw: n + 1,
     }),
   botDiceCount: (n, who, strength, want, count) =>
     tn(
       "throw {throw}: {who}'s {strength} bot throws {n} die here, not {count}",
       "throw {throw}: {who}'s {strength} bot throws {n} dice here, not {count}",
       want,
-      { throw: n, who, strength: strengthName(strength), count },
+      { throw: n + 1, who, strength: strengthName(strength), count },
     ),
   unfairDice: (n, dice, fair) =>
-    t("throw {throw}: dice {dice} differ from the seed's {fair}", { throw: n, dice: list(dice), fair: list(fair) }),
+    t("throw {throw}: dice {dice} differ from the seed's {fair}", { throw: n + 1, dice: list(dice), fair: list(fair) }),
   nullCoverOnDead: (n) =>
-    t("throw {throw}: nothing was on offer, so the turn ended there: cover should be [], not null", { throw: n }),
+    t("throw {throw}: nothing was on offer, so the turn ended there: cover should be [], not null", { throw: n + 1 }),
   notDead: (n, dice, opts, open) => {
     const what = offer(dice, opts, open);
-    return t("throw {throw}: marked as a dead throw (cover []), but {offer}", { throw: n, offer: what });
+    return t("throw {throw}: marked as a dead throw (cover []), but {offer}", { throw: n + 1, offer: what });
   },
   coverOnDead: (n, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
     return t("throw {throw}: cover {cover}, but {offer}: it should be a dead throw (cover [])", {
-      throw: n,
+      throw: n + 1,
       cover: list(cover),
       offer: what,
     });
   },
   notOnOffer: (n, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
-    return t("throw {throw}: cover {cover} is not on offer: {offer}", { throw: n, cover: list(cover), offer: what });
+    return t("throw {throw}: cover {cover} is not on offer: {offer}", { throw: n + 1, cover: list(cover), offer: what });
   },
   botCover: (n, who, strength, choice, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
     return t("throw {throw}: {who}'s {strength} bot covers {choice} here, not {cover} ({offer})", {
-      throw: n,
+      throw: n + 1,
       who,
       strength: strengthName(strength),
       choice: list(choice),
@@ -305,7 +308,7 @@ export const V = {
       result.rounds,
       { totals: list(result.totals), places: list(result.places), winners: list(result.winners), why },
     ),
-  replayedBefore: (last) => t("Throws 0 to {last} replayed without a difference before the problem.", { last }),
+  replayedBefore: (last) => t("Throws 1 to {last} replayed without a difference before the problem.", { last }),
 
   // ------------------------------------------------------------ the verdict
   verified: (variant, nSeats, nThrows, nRounds, outcome) => {

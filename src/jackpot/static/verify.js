@@ -438,7 +438,7 @@ export async function verifyRecord(record) {
       problem = err.message;
     }
     if (info.stats && info.stats.throws) {
-      checks.push(V.replayedBefore(info.stats.throws - 1));
+      checks.push(V.replayedBefore(info.stats.throws));
     }
     const sentence = problem.charAt(0).toUpperCase() + problem.slice(1);
     return { ok: false, checks, problem, summary: V.notVerified(sentence) };
