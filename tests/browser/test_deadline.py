@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import secrets
 
+from browser_helpers import NEXT_ACTION, account, start_match
 from playwright.sync_api import Browser, expect
 
 
@@ -50,3 +51,35 @@ def test_a_timeout_reaches_the_other_page_live(browser: Browser, live_server) ->
     expect(watcher.locator("#seats li").first).to_contain_text("out: time")
     ana_ctx.close()
     ben_ctx.close()
+
+
+def test_the_last_stretch_of_my_time_is_urgent_and_said_once(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
+    """The countdown looks the same for a day and for nine seconds unless it says so:
+    near the end it is bold and boxed, and the live region says once that my time is
+    nearly up. The page's clock is moved on, the server's is not."""
+    url = live_server.url
+    ctx = browser.new_context()
+    page = account(ctx, url, f"Hurry{secrets.token_hex(3)}", autoplay=False)
+    try:
+        mid = start_match(page, url, {"seats": 2, "bots": 1, "deadline_seconds": 600})
+        page.clock.install()
+        page.goto(f"{url}/matches/{mid}")
+        page.wait_for_function(NEXT_ACTION, timeout=30000)
+        deadline = page.locator("#deadline")
+        expect(deadline).to_contain_text("You have")
+        expect(deadline).not_to_have_class(re.compile("urgent"))
+        assert "nearly up" not in page.locator("#announce").inner_text()
+        # A fifth of ten minutes is two: with 1:50 left the line is urgent.
+        page.clock.fast_forward("08:10")
+        expect(deadline).to_have_class(re.compile(r"\burgent\b"))
+        said = page.locator("#announce p", has_text="Time is nearly up")
+        expect(said).to_have_count(1)
+        expect(said).to_contain_text(re.compile(r"nearly up: 0:01:[45]\d left for your move"))
+        assert deadline.evaluate("e => getComputedStyle(e).fontWeight") == "700"
+        # Said once: the seconds go on ticking, nothing more is announced.
+        page.clock.fast_forward("01:25")
+        expect(deadline).to_contain_text(re.compile(r"0:00:[0-2]\d left"))
+        page.wait_for_timeout(300)
+        expect(said).to_have_count(1)
+    finally:
+        ctx.close()

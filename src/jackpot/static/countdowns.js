@@ -13,6 +13,24 @@ export function clock(iso, now = Date.now()) {
   return d > 0 ? t("{d} d {clock}", { d, clock: time }) : time;
 }
 
+/** Seconds from which a throw's time is nearly up: the last 30, or the last fifth of
+ * a longer deadline (when the reminder mail goes, too), so a player has the warning
+ * while there is still time to act on it. */
+export const URGENT_SECONDS = 30;
+
+/** Is the time until `iso` down to its last stretch, for a throw of `deadlineSeconds`? */
+export function isUrgent(iso, deadlineSeconds, now = Date.now()) {
+  const ms = Date.parse(iso) - now;
+  if (Number.isNaN(ms) || ms <= 0) return false;
+  return ms <= 1000 * Math.max(URGENT_SECONDS, (Number(deadlineSeconds) || 0) / 5);
+}
+
+/** Whole seconds until `iso` (0 once it has passed). */
+export function secondsLeft(iso, now = Date.now()) {
+  const ms = Date.parse(iso) - now;
+  return Number.isNaN(ms) || ms <= 0 ? 0 : Math.ceil(ms / 1000);
+}
+
 export function timeLeft(iso, now = Date.now()) {
   if (Number.isNaN(Date.parse(iso))) return "";
   const left = clock(iso, now);

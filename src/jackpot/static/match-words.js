@@ -86,6 +86,11 @@ export const W = {
   deadline: (you, who, left) =>
     you ? t("You have {time} left", { time: left }) : t("{name} has {time} left", { name: who, time: left }),
   timeUp: (you, who) => (you ? t("Your time is up") : t("{name}'s time is up", { name: who })),
+  // said once when the player's own time is nearly up: seconds under a minute, else the clock
+  nearlyUp: (seconds, left) =>
+    seconds < 60
+      ? tn("Time is nearly up: {n} second left for your move", "Time is nearly up: {n} seconds left for your move", seconds)
+      : t("Time is nearly up: {time} left for your move", { time: left }),
 
   // the controls
   throwTwo: t("Throw two dice"),

@@ -3,7 +3,7 @@
 // person can watch them; the log and the final board come from the same events live
 // and after a reload. All text is set with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
-import { clock } from "./countdowns.js";
+import { clock, isUrgent, secondsLeft } from "./countdowns.js";
 import { History } from "./match-log.js";
 import { W, set } from "./match-words.js";
 import { shownName } from "./i18n.js";
@@ -216,13 +216,23 @@ function statusText() {
   return t.dice === null ? W.toThrow(seatName(t.seat)) : W.choosing(seatName(t.seat), t.dice);
 }
 
+// The deadline whose running out has been announced: said once per move due.
+let warnedFor = null;
 function renderDeadline() {
   const t = state.turn;
   const el = $("deadline");
-  if (!t || !t.due_at || state.status !== "playing") { text(el, ""); return; }
+  if (!t || !t.due_at || state.status !== "playing") { text(el, ""); el.classList.remove("urgent"); return; }
   const you = myTurn();
   const left = clock(t.due_at);
+  // Near the end the line turns bold and boxed (not colour alone), and the player
+  // whose move it is hears it once in the live region.
+  const urgent = isUrgent(t.due_at, state.deadline_seconds);
+  el.classList.toggle("urgent", urgent);
   text(el, left ? W.deadline(you, seatName(t.seat), left) : W.timeUp(you, seatName(t.seat)));
+  if (urgent && you && warnedFor !== t.due_at) {
+    warnedFor = t.due_at;
+    announce(W.nearlyUp(secondsLeft(t.due_at), left));
+  }
 }
 
 // -- focus and announcements -----------------------------------------------------
