@@ -215,6 +215,12 @@ async def test_a_no_show_is_not_rated(make_client: Any, app: Any) -> None:
     async with app.state.db.read() as conn:
         stats = (await conn.execute(select(r.seat_stats))).all()
     assert len(stats) == 2  # the figures are kept: the match happened
+    # The history lists the match, and does not call it rated for either of them.
+    for who, client in (("Ana", ana), ("Ben", ben)):
+        hist = (await client.get(f"/api/players/{who}/matches")).json()
+        assert [(m["id"], m["rated"]) for m in hist["matches"]] == [(mid, False)]
+        page = await client.get(f"/players/{who}/history", headers={"accept": "text/html"})
+        assert page.status_code == 200 and "· rated" not in page.text
 
 
 async def test_a_bot_match_is_not_rated_but_counted(make_client: Any, app: Any) -> None:

@@ -160,7 +160,7 @@ async def history_data(
     viewer_id: int | None = None,
 ) -> dict[str, Any]:
     """One page of a player's finished matches, newest first. Opponents' names link
-    to the profiles ``viewer_id`` may open (matches/seats.py); three queries a page."""
+    to the profiles ``viewer_id`` may open (matches/seats.py); four queries a page."""
     cond = r.seat_stats.c.user_id == user_id
     if variant:
         cond = cond & (r.seat_stats.c.variant == variant)
@@ -180,7 +180,20 @@ async def history_data(
             .offset((page - 1) * per_page)
         )
     ).all()
-    seats = await seats_of(conn, [x.match_id for x in rows], viewer_id)
+    ids = [x.match_id for x in rows]
+    seats = await seats_of(conn, ids, viewer_id)
+    # Rated means it changed this player's rating (``ratings._rated``: a match where
+    # fewer than two people threw, or that they left before throwing, did not), which
+    # the rating history records; a match between people is not enough.
+    rated = set(
+        (
+            await conn.execute(
+                select(r.rating_history.c.match_id).where(
+                    r.rating_history.c.user_id == user_id, r.rating_history.c.match_id.in_(ids)
+                )
+            )
+        ).scalars()
+    )
     matches = []
     for x in rows:
         others = [o for o in seats.get(x.match_id, []) if o["seat"] != x.seat]
@@ -190,7 +203,7 @@ async def history_data(
                 "variant": x.variant,
                 "finished": iso(x.finished_at),
                 "seats": x.seats,
-                "rated": x.humans >= 2,
+                "rated": x.match_id in rated,
                 "place": x.place,
                 "outcome": x.outcome,
                 "opponents": [o["name"] or "?" for o in others],
