@@ -10,6 +10,7 @@ from sqlalchemy import insert, update
 from web_helpers import sign_up
 
 from jackpot.web.base import models_ratings as r
+from jackpot.web.players.leaderboard import matches_to_settle
 from jackpot.web.players.ratings import display_rating
 
 
@@ -80,7 +81,7 @@ async def test_opting_in_and_out_lists_and_unlists(make_client: Any, app: Any) -
     form = await ana.post(
         "/account", data={"csrf_token": token, "what": "leaderboard", "leaderboard": "on"}
     )
-    assert form.status_code == 200
+    assert form.status_code == 200 and "You appear on the leaderboard." in form.text
     assert names((await ana.get("/api/leaderboard")).json()) == ["Ana"]
 
 
@@ -91,6 +92,21 @@ async def test_a_real_players_provisional_rating_stays_off(make_client: Any, app
     # Jackpot: both throw in the first round, so both are rated.
     await play([ana, ben], await start_match([ana, ben], "jackpot"))
     assert (await ana.get("/api/leaderboard?variant=jackpot")).json()["players"] == []
+    # The account page says so when she opts in, with the matches it takes (worked out
+    # from the model), and tells before she does that it makes her profile public.
+    page = await ana.get("/account")
+    assert "makes your profile and your match history public" in page.text
+    assert matches_to_settle() == (10, 20)
+    token = page.cookies.get("jackpot_csrf") or ana.cookies.get("jackpot_csrf")
+    form = await ana.post(
+        "/account", data={"csrf_token": token, "what": "leaderboard", "leaderboard": "on"}
+    )
+    assert form.status_code == 200
+    assert "You appear on the leaderboard" not in form.text
+    assert (
+        "You will appear on the leaderboard once your rating settles, after 10 to 20 rated "
+        "matches; so far you have 1 rated match."
+    ) in form.text
     # Once the uncertainty is down (as after many matches), the same row is listed.
     async with app.state.db.write() as conn:
         await conn.execute(update(r.player_ratings).values(sigma=5.0, provisional=False))

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from jackpot.i18n import gettext
+from jackpot.i18n import gettext, ngettext
 from jackpot.web.accounts import changes, credentials, signin, tokens
 from jackpot.web.accounts.language import restore_language
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
@@ -28,6 +28,7 @@ from jackpot.web.base.http import (
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
 from jackpot.web.base.templates import render
 from jackpot.web.notify.prefs import get_pref
+from jackpot.web.players.leaderboard import matches_to_settle, standing
 
 router = APIRouter(include_in_schema=False)
 
@@ -146,10 +147,21 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
         if what == "leaderboard":
             on = form_text(form, "leaderboard") == "on"
             await changes.set_leaderboard(conn, actor.user_id, on)
-            return (
-                gettext("You appear on the leaderboard.")
-                if on
-                else gettext("You do not appear on the leaderboard.")
+            if not on:
+                return gettext("You do not appear on the leaderboard.")
+            settled, played = await standing(conn, actor.user_id)
+            if settled:
+                return gettext("You appear on the leaderboard.")
+            # Listed only once the rating settles: saying "you appear" would be untrue.
+            low, high = matches_to_settle()
+            return ngettext(
+                "You will appear on the leaderboard once your rating settles, after "
+                "%(low)s to %(high)s rated matches; so far you have %(num)s rated match.",
+                "You will appear on the leaderboard once your rating settles, after "
+                "%(low)s to %(high)s rated matches; so far you have %(num)s rated matches.",
+                played,
+                low=low,
+                high=high,
             )
         if what == "autoplay":
             await changes.set_autoplay(

@@ -22,7 +22,7 @@ Choices made here, and why:
   least once nobody's rating changes. Their figures (``seat_stats``) and the
   result stay as they are: the match happened, it just says nothing about skill.
 * Provisional while sigma > 6.0 (it starts at 8.33). By then the variance has
-  halved, which takes about a dozen two-player matches (fewer with more seats):
+  halved, which takes 10 to 20 two-player matches (``leaderboard.matches_to_settle``):
   Jackpot is mostly luck, so a handful of results says little about a player.
 """
 
