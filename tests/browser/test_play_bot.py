@@ -92,6 +92,9 @@ def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no
     )
     page = context.new_page()
     play_the_bot(page, live_server.url)
+    # A touch screen is not told of keys it does not have.
+    touch_words = re.compile(r"^Your throw\. .*Tap Throw|one die or two\.$")
+    expect(page.locator("#status")).to_have_text(touch_words)
     page.click("#throw")
     expect(page.locator(".die")).not_to_have_count(0)
     # Nothing overflows sideways: the nine tiles fit the phone's width.

@@ -44,6 +44,9 @@ export const W = {
     tn("Waiting for {n} more player: take the free seat to play.", "Waiting for {n} more players: take a free seat to play.", free),
   yourThrowOneDie: t("Your throw. The 7, 8 and 9 are covered, so you may throw one die (key 1) or two (Space)."),
   yourThrow: t("Your throw. Press Throw (or Space)."),
+  // On a touch screen (no keys to name).
+  yourThrowOneDieTouch: t("Your throw. The 7, 8 and 9 are covered, so you may throw one die or two."),
+  yourThrowTouch: t("Your throw. Tap Throw."),
   classicPick: (d, total) =>
     t("You threw {dice}: pick tiles adding up to {total}, or choose a set below.", { dice: dice(d), total }),
   jackpotPick: (d, opts) => t("You threw {dice}. Cover one of: {options}.", { dice: dice(d), options: options(opts) }),

@@ -34,6 +34,8 @@ const seatName = (i) => {
 const isYou = (i) => Boolean(state.seats[i] && state.seats[i].you);
 const mySeat = () => state.seats.findIndex((s) => s.you);
 const solo = () => state.seats.length === 1;
+// A phone or tablet: the status names no keys there.
+const touchFirst = window.matchMedia("(pointer: coarse)").matches;
 const myTurn = () => state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
 const iAmOut = () => mySeat() >= 0 && Boolean(state.seats[mySeat()].out);
 const history = new History($("log"), { seatName, isYou, solo });
@@ -209,7 +211,10 @@ function statusText() {
     return W.deadNotice(seatName(t.seat), isYou(t.seat), t.dice, solo());
   }
   if (myTurn()) {
-    if (t.dice === null) return t.one_die ? W.yourThrowOneDie : W.yourThrow;
+    if (t.dice === null) {
+      if (touchFirst) return t.one_die ? W.yourThrowOneDieTouch : W.yourThrowTouch;
+      return t.one_die ? W.yourThrowOneDie : W.yourThrow;
+    }
     if (state.variant === "classic") return W.classicPick(t.dice, total(t.dice));
     return W.jackpotPick(t.dice, t.options);
   }

@@ -57,9 +57,10 @@ def line_chart(
         f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">'
     ]
     if not pts:
+        empty = gettext("nothing yet")  # outside the f-string, where Babel finds it
         out.append(
             f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle">'
-            f"{escape(gettext('nothing yet'))}</text></svg>"
+            f"{escape(empty)}</text></svg>"
         )
         return Markup("".join(out))
     xs = [p[0] for p in pts]
