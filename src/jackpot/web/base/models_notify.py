@@ -42,6 +42,9 @@ mail_prefs = Table(
     Column("lease_until", UTCDateTime(), nullable=True),
 )
 
+#: Every status a notice may have (the ``status`` column).
+NOTICE_STATUSES = ("pending", "sent", "dropped", "failed")
+
 notices = Table(
     "notices",
     metadata,

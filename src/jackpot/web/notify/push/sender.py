@@ -37,7 +37,7 @@ from jackpot.i18n import use_locale
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database, insert_ignore
-from jackpot.web.base.models_notify import notices, rematch_offers
+from jackpot.web.base.models_notify import NOTICE_STATUSES, notices, rematch_offers
 from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.mailbox import offer_open, still_true
@@ -114,6 +114,11 @@ async def _due_keys(db: Database, now: datetime) -> list[tuple[str, int]]:
                 exists().where(push_subscriptions.c.user_id == notices.c.user_id),
                 notices.c.kind == "turn",
                 notices.c.created_at > now - GRACE,
+                # Implied by the line above (a notice goes out no sooner than it is
+                # made), and what lets ix_notices_pending find them without reading
+                # the month of notices kept.
+                notices.c.status.in_(NOTICE_STATUSES),
+                notices.c.send_after > now - GRACE,
                 t.matches.c.deadline_seconds < GRACE.total_seconds() * GRACE_SHARE,
                 ~exists().where(push_sends.c.key == notices.c.key),
             )
