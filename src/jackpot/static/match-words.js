@@ -49,7 +49,10 @@ export const W = {
   yourThrowTouch: t("Your throw. Tap Throw."),
   classicPick: (d, total) =>
     t("You threw {dice}: pick tiles adding up to {total}, or choose a set below.", { dice: dice(d), total }),
-  jackpotPick: (d, opts) => t("You threw {dice}. Cover one of: {options}.", { dice: dice(d), options: options(opts) }),
+  jackpotPick: (d, opts) =>
+    opts.length === 1
+      ? t("You threw {dice}. Cover {tiles}.", { dice: dice(d), tiles: set(opts[0]) })
+      : t("You threw {dice}. Cover one of: {options}.", { dice: dice(d), options: options(opts) }),
   toThrow: (who) => t("{name} to throw.", { name: who }),
   choosing: (who, d) => t("{name} threw {dice} and is choosing.", { name: who, dice: dice(d) }),
   youAreOut: (reason) =>

@@ -125,3 +125,13 @@ async def test_the_page_shows_the_table_and_pages(client: Any, app: Any) -> None
     assert "P04x" in html2 and "P00x" in html2 and "P05x" not in html2
     empty = (await client.get("/leaderboard?variant=classic")).text
     assert "Nobody is listed" in empty
+
+
+async def test_the_page_says_how_many_matches_settle_a_rating(client: Any) -> None:
+    """The explanation gives the model's own range, the one the account page promises."""
+    low, high = matches_to_settle()
+    english = (await client.get("/leaderboard")).text
+    assert f"settles after {low} to {high} rated matches" in english
+    assert "dozen" not in english
+    slovak = await client.get("/leaderboard", headers={"Accept-Language": "sk"})
+    assert f"po {low} až {high} hodnotených partiách" in slovak.text

@@ -198,5 +198,10 @@ async def leaderboard_html(
     return await render(
         request,
         "leaderboard.html",
-        {"board": board, "variants": VARIANTS, "provisional_sigma": PROVISIONAL_SIGMA},
+        {
+            "board": board,
+            "variants": VARIANTS,
+            "provisional_sigma": PROVISIONAL_SIGMA,
+            "settle": matches_to_settle(),
+        },
     )
