@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from starlette.datastructures import FormData
 
+from jackpot.engine import Variant
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.forms import form_text
 from jackpot.web.base.settings import (
@@ -22,7 +23,8 @@ from jackpot.web.base.settings import (
 )
 from jackpot.web.play.seating import MAX_SEATS
 
-VARIANTS = ("jackpot", "classic")
+#: The engine's variants, as the form names them.
+VARIANTS = tuple(v.value for v in Variant)
 
 
 @dataclass(frozen=True)
