@@ -67,7 +67,8 @@ class Server:
             self.pg_name = "jackpot_bench_" + secrets.token_hex(4)
             await pg_admin_sql(self.pg_admin, f'CREATE DATABASE "{self.pg_name}"')
             parts = urlsplit(self.pg_admin)
-            env["DATABASE_URL"] = f"{parts.scheme}://{parts.netloc}/{self.pg_name}"
+            query = f"?{parts.query}" if parts.query else ""
+            env["DATABASE_URL"] = f"{parts.scheme}://{parts.netloc}/{self.pg_name}{query}"
         if self.redis:
             env["JACKPOT_REDIS_URL"] = os.environ.get("JACKPOT_REDIS_URL") or DEFAULT_REDIS
         cmd = [sys.executable, "-m", "jackpot.cli", "serve", "--port", str(self.port),

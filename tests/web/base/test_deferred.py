@@ -146,3 +146,24 @@ async def test_on_postgresql_one_text_alone_goes_without_begin_or_commit(pg: Dat
         sent = await _queries_sent(pg, work)
         assert (sent[0], sent[-1]) == ("BEGIN", "COMMIT")
     assert await _rows(pg) == [("a", 11), ("b", 2), ("c", 3), ("d", 4)]
+
+
+async def _backend_pid(conn: Any) -> int:
+    pid: int = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+    return pid
+
+
+async def test_on_postgresql_the_move_batches_keep_one_connection(pg: Database) -> None:
+    """Out of the pool between batches (db.moves_write), and replaced when it dies."""
+    first, again = await pg.moves.run(_backend_pid), await pg.moves.run(_backend_pid)
+    assert first == again
+    async with pg.write() as other:
+        assert await _backend_pid(other) != first  # not lent to other transactions
+        await other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first})
+
+    async def save(conn: Any) -> int:
+        defer(_info(conn), _insert(pg), ["after", 1])
+        return await _backend_pid(conn)
+
+    assert await pg.moves.run(save) != first
+    assert await _rows(pg) == [("after", 1)]

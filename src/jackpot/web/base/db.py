@@ -116,8 +116,10 @@ class Database:
         send_before_core(self.writer)
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._writer_conn: AsyncConnection | None = None
+        #: PostgreSQL's connection for the move batches, kept checked out (moves_write).
+        self._moves_conn: AsyncConnection | None = None
         #: Throws and covers: those arriving together share a transaction.
-        self.moves = GroupCommit(self.write)
+        self.moves = GroupCommit(self.write if self.is_sqlite else self.moves_write)
         #: Who each credential belongs to, for a while (identity.ActorCache).
         self.actors = ActorCache()
         self.actors.watch(self.writer)
@@ -125,14 +127,36 @@ class Database:
             self.actors.watch(self.reader)
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
-        """One transaction on the writer; committed on leaving, rolled back on error.
-        What it deferred (deferred.py) is sent before the COMMIT; what it put in
-        ``info[AFTER_COMMIT]`` runs once it committed."""
+    async def moves_write(self) -> AsyncIterator[AsyncConnection]:
+        """``write()`` on PostgreSQL for the move batches, on a connection kept out of
+        the pool: the batches run one at a time (group_commit.py), and at a steady pace
+        a batch is one move, whose pool checkout and return cost about as much CPU as
+        its statement (docs/benchmarks.md)."""
+        conn = self._moves_conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._moves_conn = await self.writer.connect()
+        async with self.write(conn) as same:
+            yield same
+
+    @asynccontextmanager
+    async def _begin_pg(self, kept: AsyncConnection | None) -> AsyncIterator[AsyncConnection]:
+        """A PostgreSQL transaction on ``kept``, or on a connection from the pool."""
+        if kept is None:
+            async with self.writer.begin() as conn:
+                yield conn
+        else:
+            async with kept.begin():
+                yield kept
+
+    @asynccontextmanager
+    async def write(self, kept: AsyncConnection | None = None) -> AsyncIterator[AsyncConnection]:
+        """One transaction on the writer (on PostgreSQL, on ``kept`` if given); committed
+        on leaving, rolled back on error. What it deferred (deferred.py) is sent before
+        the COMMIT; what it put in ``info[AFTER_COMMIT]`` runs once it committed."""
         info: dict[Any, Any] = {}
         try:
             if self._write_lock is None:
-                async with self.writer.begin() as conn:
+                async with self._begin_pg(kept) as conn:
                     info = conn.sync_connection.info  # type: ignore[union-attr]
                     info.pop(AFTER_COMMIT, None)
                     yield conn
@@ -188,6 +212,9 @@ class Database:
             await conn.run_sync(upgrade_connection)
 
     async def dispose(self) -> None:
+        if self._moves_conn is not None:
+            await self._moves_conn.close()
+            self._moves_conn = None
         if self._writer_conn is not None:
             await self._writer_conn.close()
             self._writer_conn = None
