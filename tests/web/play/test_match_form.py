@@ -55,3 +55,36 @@ async def test_a_tampered_choice_is_named_in_words(  # type: ignore[no-untyped-d
         headers={"Accept-Language": "sk"},
     )
     assert sk.status_code == 422 and words not in error_of(sk.text)
+
+
+def home_error_of(page: str) -> str:
+    found = re.search(r'<p class="error">([^<]*)</p>', page)
+    assert found, page[:500]
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words", "slovak"),
+    [
+        ("mode", "crowd", "play the bot or to practise alone", "hrať proti botovi"),
+        ("mode", "", "play the bot or to practise alone", "hrať proti botovi"),
+        ("variant", "poker", "choose a variant", "vyberte variant"),
+    ],
+)
+async def test_a_tampered_home_button_is_named_in_words(  # type: ignore[no-untyped-def]
+    make_client, field: str, value: str, words: str, slovak: str
+) -> None:
+    """The home page's one-click buttons post hidden fields; an edited one is refused
+    in words and in the reader's language, not with the API's field names."""
+    guest = await make_client()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', (await guest.get("/")).text)
+    assert token
+    form = {"csrf_token": token.group(1), "variant": "jackpot", "mode": "bot", field: value}
+    r = await guest.post("/play", data=form, headers={"Accept": "text/html"})
+    assert r.status_code == 422, r.text[:300]
+    message = home_error_of(r.text)
+    assert words in message and not re.search(r"mode must|variant must|'", message), message
+    sk = await guest.post(
+        "/play", data=form, headers={"Accept": "text/html", "Accept-Language": "sk"}
+    )
+    assert sk.status_code == 422 and slovak in home_error_of(sk.text), home_error_of(sk.text)

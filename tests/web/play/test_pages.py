@@ -44,7 +44,7 @@ async def test_solo_and_classic_are_one_more_click(client: httpx.AsyncClient) ->
     assert state["variant"] == "classic" and len(state["seats"]) == 1
     r = await client.post("/play", data={"csrf_token": token, "mode": "crowd"},
                           headers={"accept": "text/html"})
-    assert r.status_code == 422 and "mode must be" in r.text, r.text
+    assert r.status_code == 422 and "play the bot or to practise alone" in r.text, r.text
 
 
 async def test_people_match_by_forms_and_the_lobby(make_client) -> None:  # type: ignore[no-untyped-def]

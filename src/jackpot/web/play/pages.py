@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from jinja2 import TemplateNotFound
 
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
-from jackpot.web.base.errors import ApiError, invalid
+from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, see_other
 from jackpot.web.base.http import bus_of, current_actor, db_of, set_session_cookie, settings_of
 from jackpot.web.base.quotas import active_cap
@@ -29,7 +29,7 @@ from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
 from jackpot.web.play.lobby_live import publish
-from jackpot.web.play.match_form import read_choices
+from jackpot.web.play.match_form import read_choices, read_quick_play
 
 router = APIRouter(include_in_schema=False)
 
@@ -63,11 +63,9 @@ async def home(request: Request) -> Response:
 async def play(request: Request) -> Response:
     """One click from the home page: a match against the bot (or alone), guest or not."""
     form = await read_form(request)
-    variant = form_text(form, "variant", "jackpot")
-    mode = form_text(form, "mode", "bot")
-    if mode not in ("bot", "solo"):
-        raise invalid("mode must be 'bot' or 'solo', not %(given)s", given=repr(mode))
-    solo = mode == "solo"
+    # The buttons' hidden fields, edited in the browser, get a refusal in words.
+    chosen = read_quick_play(form)
+    solo = chosen.solo
     actor = await current_actor(request)
     new_token = None
     async with db_of(request).write() as conn:
@@ -76,7 +74,7 @@ async def play(request: Request) -> Response:
         out = await seating.create_match(
             conn,
             actor,
-            variant=variant,
+            variant=chosen.variant,
             seats=1 if solo else 2,
             bots_count=0 if solo else 1,
             deadline_seconds=BOT_DEADLINE,
