@@ -1,6 +1,7 @@
 """The Verify page in the reader's language: a Classic match against the bot played in
 Portuguese, then "Verify this match", and the whole report (summary and every check)
-is in Portuguese, with no English sentence of the verifier left in it."""
+is in Portuguese, with no English sentence of the verifier left in it, the guest named
+in Portuguese, and a text that is not a record refused in Portuguese too."""
 
 from __future__ import annotations
 
@@ -71,8 +72,11 @@ def test_a_finished_match_verifies_in_portuguese(browser: Browser, live_server) 
         checks = page.locator("#verify-checks li")
         expect(checks).not_to_have_count(0)
         report = [summary.inner_text(), *checks.all_inner_texts()]
-        assert any(c.startswith("✓ O registo é um jackpot-record/") for c in report[1:]), report
-        assert any("As forças dos bots são as que a semente sorteia" in c for c in report), report
+        assert any(c.startswith("✓ O registo está completo") for c in report[1:]), report
+        assert any("A força de cada bot é a que as sementes sortearam" in c for c in report), report
+        # The guest who played is named as the site names guests in Portuguese, though
+        # the record keeps the stored English name.
+        assert "Convidado " in " ".join(report) and "Guest " not in " ".join(report), report
         left = [
             (f, line)
             for line in report
@@ -82,5 +86,16 @@ def test_a_finished_match_verifies_in_portuguese(browser: Browser, live_server) 
         assert not left, left
         # Nor English words between the pieces: lists are joined the page's way.
         assert not re.search(r"\b(and|or|the|seat|throws?|round)\b", " ".join(report)), report
+
+        # A text that is not a record: where it breaks, in Portuguese, not the browser's
+        # own English message.
+        page.fill("#record-text", '{"format": "jackpot-record/2",\n  "seats": [,]}')
+        page.click("#verify-button")
+        problem = page.locator("#verify-problem-text")
+        expect(problem).to_have_text(
+            "isto não é um registo de partida: "
+            "o texto não é JSON válido perto da linha 2, coluna 13"
+        )
+        assert not re.search(r"Unexpected|Expected|position", summary.inner_text())
     finally:
         context.close()

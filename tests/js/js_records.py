@@ -51,6 +51,17 @@ def node_call(name: str, *args: Any) -> Any:
     return _node(["call", name, json.dumps(list(args))])
 
 
+def node_verify_texts(*texts: str, catalog: str | None = None) -> list[dict[str, Any]]:
+    """verifyRecord on each text as it is, line breaks and all (a file each)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for k, text in enumerate(texts):
+            path = Path(tmp) / f"record{k}.json"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        return _node(["verify", *paths], catalog=catalog)
+
+
 def node_verify(*records: dict[str, Any] | str, catalog: str | None = None) -> list[dict[str, Any]]:
     """verifyRecord on each record (objects or JSON text), one node process for all;
     with `catalog` (a page's script catalog, JSON) in that catalog's language."""

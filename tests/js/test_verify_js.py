@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import re
 from typing import Any
 
 import pytest
@@ -226,8 +227,13 @@ def test_jackpot_match_goes_on_without_a_resigned_seat() -> None:
     swapped["result"]["places"] = [1, 2, 3]
     good, bad = node_verify(record, swapped)
     assert good["ok"], good["problem"]
-    assert any("resigned in round 2" in c and "timed out in round 3" in c for c in good["checks"])
-    assert bad["problem"] == "result: places [1, 2, 3] differ from the replay's [1, 3, 2]"
+    assert any(
+        "resigned in round 2" in c and "ran out of time in round 3" in c for c in good["checks"]
+    )
+    assert bad["problem"] == (
+        "the result in the record is not what the throws give: the places: "
+        "p0 1, p1 2, p2 3 in the record, p0 1, p1 3, p2 2 by the throws"
+    )
 
 
 def test_solo_resign_has_no_winner() -> None:
@@ -239,7 +245,10 @@ def test_solo_resign_has_no_winner() -> None:
     bad["result"]["winners"] = [0]
     ok, wrong = node_verify(good, bad)
     assert ok["ok"], ok["problem"]
-    assert wrong["problem"] == "result: winners [0] differ from the replay's []"
+    assert wrong["problem"] == (
+        "the result in the record is not what the throws give: "
+        "the winners: p0 in the record, nobody by the throws"
+    )
 
 
 # -- tampering ---------------------------------------------------------------------------
@@ -307,25 +316,35 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         r["joined"] = [0, 1, 2]
 
     cases = [
-        (set_dice, f"throw {n}: dice {_l(other)} differ from the seed's {_l(fair)}"),
-        (bad_cover, f"throw {n}: cover [99] is not on offer: "),
-        (bad_seed, "the server seed does not match the commitment"),
-        (bad_total, "result: totals "),
+        (
+            set_dice,
+            f"throw {n}: the record shows the dice {_and(other)}, but the seeds give {_and(fair)},"
+            " so the dice were changed",
+        ),
+        (bad_cover, f"throw {n}: covering 99 was not allowed: "),
+        (bad_seed, "the server seed in the record is not the one promised before the first throw"),
+        (bad_total, "the result in the record is not what the throws give: the totals: p0 "),
         (skip_number, f"throws are out of order: throw {n} was due, the record has throw {n + 1}"),
-        (not_dead, f"throw {n}: marked as a dead throw (cover []), but the dice "),
+        (not_dead, f"throw {n}: the record says nothing could be covered, but the dice "),
         (unpublished, "the server seed is not published yet"),
-        (bad_client, 'the client seed\'s part 2 ("p1 seed")'),
-        (extra_after_end, "seat 0 (p0) went out (resigned) after the match was already over"),
+        (bad_client, 'the piece of the client seed from p1 ("p1 seed")'),
+        (extra_after_end, "p0 resigned after the match was already over"),
         (jackpot_one_die, f"throw {n}: one die was thrown, but one die is allowed only in Classic"),
-        (wrong_format, 'the format is "jackpot-record/3", not "jackpot-record/1" or "'),
-        (v2_without_joined, '"joined" must list each joining index 0 to 2 once, one per seat'),
-        (v1_with_joined, 'a jackpot-record/1 has no "joined"'),
+        (
+            wrong_format,
+            'this page cannot check this kind of record: it says it is "jackpot-record/3", '
+            "and the page checks jackpot-record/1 or jackpot-record/2",
+        ),
+        (v2_without_joined, "the record's order of play is damaged"),
+        (v1_with_joined, "the record says it is an older jackpot-record/1, yet it holds an order"),
     ]
     reports = node_verify(*(tampered(base, change) for change, _ in cases))
     for (change, words), report in zip(cases, reports, strict=True):
         assert not report["ok"], change.__name__
         assert report["problem"].startswith(words), (change.__name__, report["problem"])
         assert report["summary"].startswith("Not verified: ")
+        # Words for a player: no field of the file, no "null" or "[]" in them.
+        assert not re.search(r"\bnull\b|\[\]|\bjoined\b|\bcover \[", report["problem"]), report
 
 
 def test_a_tampered_throw_is_named_as_the_page_names_it() -> None:
@@ -339,7 +358,7 @@ def test_a_tampered_throw_is_named_as_the_page_names_it() -> None:
         r["events"][i]["dice"] = [7 - d for d in r["events"][i]["dice"]]
 
     (report,) = node_verify(tampered(base, change))
-    assert report["problem"].startswith("throw 6: dice "), report["problem"]
+    assert report["problem"].startswith("throw 6: the record shows the dice "), report["problem"]
     assert "Throws 1 to 5 replayed without a difference before the problem." in report["checks"]
 
 
@@ -359,7 +378,7 @@ def test_wrong_seat_and_a_missing_result_are_named() -> None:
     b.turn(1)
     (report,) = node_verify(b.record(None))
     assert (
-        report["problem"] == "throw 1: seat 1 (p1) threw, but it was seat 0 (p0)'s turn (round 1)"
+        report["problem"] == "throw 1: p1 threw, but it was p0's turn (round 1)"
     )
     good = solo_classic()
     (report,) = node_verify(tampered(good, lambda r: r.update(result=None)))
@@ -381,12 +400,15 @@ def test_dead_throw_offers_nothing() -> None:
     n = record["events"][i]["n"] + 1  # counted from 1, as on the page
     (report,) = node_verify(tampered(record, lambda r: r["events"][i].update(cover=None)))
     assert report["problem"] == (
-        f"throw {n}: nothing was on offer, so the turn ended there: cover should be [], not null"
+        f"throw {n}: nothing could be covered, so the turn ended there, "
+        "yet the record leaves the throw waiting for a cover"
     )
 
 
-def _l(values: list[int]) -> str:
-    return "[" + ", ".join(map(str, values)) + "]"
+def _and(values: list[int]) -> str:
+    """A list of dice as English says it: "5 and 2"."""
+    words = list(map(str, values))
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def test_every_static_module_of_the_verify_page_parses() -> None:
@@ -396,7 +418,9 @@ def test_every_static_module_of_the_verify_page_parses() -> None:
     from js_records import NODE
 
     static = Path(__file__).parents[2] / "src" / "jackpot" / "static"
-    for name in ("verify.js", "verify-words.js", "replay-rules.js", "verify-page.js", "i18n.js"):
+    names = ("verify.js", "verify-words.js", "verify-json.js", "verify-shape.js", "verify-seeds.js",
+             "replay-rules.js", "verify-page.js", "i18n.js")
+    for name in names:
         done = subprocess.run(
             [NODE, "--experimental-default-type=module", "--check", str(static / name)],
             capture_output=True,
@@ -438,12 +462,17 @@ def test_a_drawn_record_verifies_and_names_the_order() -> None:
     swapped = tampered(record, lambda r: r.update(joined=[joined[1], joined[0], joined[2]]))
     good, bad = node_verify(record, swapped)
     assert good["ok"], good["problem"]
-    assert good["checks"][0].startswith("The record is a jackpot-record/2 of a Classic match")
-    order = f"The order of play {_l(joined)} (joining index"
-    assert any(c.startswith(order) for c in good["checks"])
+    assert good["checks"][0] == "The record is complete: a Classic match with 3 seats."
+    # Seats are named p<joining index>, listed in the order of play.
+    order = ", ".join(f"p{j}" for j in joined)
+    said = f"The order of play ({order}) is the one the seeds drew, so nobody chose who"
+    said += " throws first."
+    assert said in good["checks"], good["checks"]
+    # The swapped record claims its first two seats joined the other way round: the draw
+    # would have put them in the other order.
+    drawn = ", ".join(f"p{j}" for j in (joined[1], joined[0], joined[2]))
     assert bad["problem"] == (
-        f"the order of play {_l(swapped['joined'])} (joining index of each seat) "
-        f"differs from the seed's draw {_l(joined)}"
+        f"the order of play in the record ({order}) is not the one the seeds drew ({drawn})"
     )
 
 
@@ -452,5 +481,6 @@ def test_client_seed_parts_are_in_joining_order() -> None:
     # Part 2 belongs to the second person to join, wherever the draw seated them.
     seat = record["joined"].index(1)
     (report,) = node_verify(tampered(record, lambda r: r.update(client_seed="a.b b.c")))
-    words = f'the client seed\'s part 2 ("b b"), from seat {seat} (p1),'
+    assert record["seats"][seat]["name"] == "p1"
+    words = 'the piece of the client seed from p1 ("b b")'
     assert report["problem"].startswith(words)

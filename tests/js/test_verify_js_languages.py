@@ -4,6 +4,7 @@ verifies the same records as in English, and leaves no English sentence behind."
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from functools import cache
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_file
-from js_records import node_verify
+from js_records import node_verify, node_verify_texts
 from test_verify_js import (
     classic_three_seats,
     drawn_three_people,
@@ -144,12 +145,14 @@ def test_portuguese_words_and_plurals(
     made, _ = english
     good, *_rest, broken = node_verify(*made, catalog=js_catalog("pt"))
     assert good["summary"].startswith("Verificado: uma partida de Clássico com 3 lugares, ")
-    assert good["checks"][0].startswith(
-        "O registo é um jackpot-record/1 de uma partida de Clássico com 3 lugares e "
+    assert good["checks"][0] == "O registo está completo: uma partida de Clássico com 3 lugares."
+    # Where the text breaks, in the page's words, not the browser's English message.
+    assert broken["summary"] == (
+        "Não verificado: Isto não é um registo de partida: "
+        "o texto não é JSON válido perto da linha 1, coluna 2."
     )
-    assert broken["summary"].startswith("Não verificado: O registo não é JSON válido (")
     (sk,) = node_verify(made[0], catalog=js_catalog("sk"))
-    assert "ktorá má 3 miesta a " in sk["checks"][0]
+    assert "ktorá má 3 miesta." in sk["checks"][0]
 
 
 def records_with_every_strength() -> list[dict[str, Any]]:
@@ -178,3 +181,81 @@ def test_bot_strengths_are_named_in_the_pages_language(lang: str) -> None:
             assert gettext(strength) != strength
             assert re.search(rf"(?<!\w){re.escape(gettext(strength))}(?!\w)", checks), checks
             assert not re.search(rf"(?<!\w){strength}(?!\w)", checks), checks
+
+
+# Words of a programmer the report must not use: the file's fields and formats, "null",
+# "[]", hashes and indices, a seat counted from 0.
+PROGRAMMER = re.compile(
+    r"\bnull\b|\[\]|\bjoined\b|\bcover \[|\bresult:|SHA-256|\bhash|\bindex|\bindeks|\bhex\b"
+    r"|\bseat 0\b|\bevents?\b"
+)
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_the_report_reads_in_a_players_words(
+    lang: str, english: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+) -> None:
+    made, in_english = english
+    reports = in_english if lang == "en" else node_verify(*made, catalog=js_catalog(lang))
+    for report in reports:
+        said = [report["summary"], *report["checks"]]
+        # What was checked names no format and no JSON: those are for a verifier's author.
+        assert not any(re.search(r"jackpot-record|JSON", s) for s in report["checks"]), said
+        for sentence in [*said, report["problem"] or ""]:
+            assert not PROGRAMMER.search(sentence), (lang, sentence)
+
+
+NOT_JSON_AT = (
+    "this is not a match record: its text is not valid JSON near line {line}, column {column}"
+)
+CUT_SHORT = "this is not a match record: its text ends too soon, as if it had been cut off"
+BROKEN = [
+    ('{"format": "jackpot-record/2",\n  "seats": [,]}', (2, 13)),
+    ("{not json", (1, 2)),
+    ('{"format": "jackpot-record/2", "seats": [', None),
+]
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_a_text_that_is_not_a_record_is_said_in_the_pages_words(lang: str) -> None:
+    """JSON.parse's own message is the browser's English (and differs between browsers):
+    the report names the line and column itself, in the page's language."""
+    gettext = translations(lang, "js").gettext
+    catalog = None if lang == "en" else js_catalog(lang)
+    reports = node_verify_texts(*(text for text, _ in BROKEN), catalog=catalog)
+    for (text, where), report in zip(BROKEN, reports, strict=True):
+        assert not report["ok"] and not report["checks"], report
+        if where is None:
+            said = gettext(CUT_SHORT)
+        else:
+            said = gettext(NOT_JSON_AT).format(line=where[0], column=where[1])
+        assert report["problem"] == said, (text, report["problem"])
+        assert not re.search(r"Unexpected|Expected|position|token", report["summary"]), report
+
+
+def with_guests(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with guests' default names, as the site stores them (in English)."""
+    copied = copy.deepcopy(record)
+    copied["seats"][0]["name"] = "Guest 1a2b"
+    copied["seats"][1]["name"] = "Guest 00ff"
+    return copied
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_a_guests_name_is_said_in_the_pages_language(lang: str) -> None:
+    """The record keeps "Guest 1a2b" (it must read the same for everybody, and still
+    verifies); the report names the guest the way the rest of the site does."""
+    gettext = translations(lang, "js").gettext
+    base = classic_three_seats()
+    guests = with_guests(base)
+    wrong = with_guests(tampered(base, lambda r: r["result"]["totals"].__setitem__(0, 1)))
+    catalog = None if lang == "en" else js_catalog(lang)
+    good, bad = node_verify(guests, wrong, catalog=catalog)
+    assert good["ok"], good["problem"]
+    assert guests["seats"][0]["name"] == "Guest 1a2b"
+    shown = gettext("Guest {tag}").format(tag="1a2b")
+    report = " ".join([good["summary"], *good["checks"], bad["problem"]])
+    assert shown in good["summary"] and shown in bad["problem"], report
+    assert gettext("Guest {tag}").format(tag="00ff") in report
+    if lang != "en":
+        assert "Guest" not in report, report

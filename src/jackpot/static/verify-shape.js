@@ -33,6 +33,7 @@ export function checkShape(rec) {
   if (rec === null || typeof rec !== "object" || Array.isArray(rec)) {
     fail(V.notObject());
   }
+  if (typeof rec.format !== "string") fail(V.noFormat());
   if (!FORMATS.includes(rec.format)) {
     fail(V.badFormat(rec.format, FORMATS));
   }
@@ -58,7 +59,7 @@ export function checkShape(rec) {
       j.every(isInt) &&
       sameList([...j].sort((a, b) => a - b), [...Array(n).keys()]);
     if (!ok) {
-      fail(V.badJoined(n - 1, j));
+      fail(V.badJoined());
     }
   } else if ("joined" in rec) {
     fail(V.joinedInV1(FORMATS[0], FORMATS[1]));
@@ -98,8 +99,8 @@ export function checkShape(rec) {
   if (r !== null && r !== undefined) {
     if (typeof r !== "object" || Array.isArray(r)) fail(V.resultNotObject());
     for (const field of ["totals", "shut", "places", "winners"]) {
-      if (!Array.isArray(r[field])) fail(V.resultNoList(field));
+      if (!Array.isArray(r[field])) fail(V.resultMissing(field));
     }
-    if (!isInt(r.rounds)) fail(V.resultNoRounds());
+    if (!isInt(r.rounds)) fail(V.resultMissing("rounds"));
   }
 }

@@ -2,20 +2,19 @@
 // (t, tn from i18n.js), so the Verify page reads in the page's language and a
 // translation has one place to cover. Outside a page (node, the tests) it is English.
 //
-// A throw is named as the match page and the replay name it, counting from 1: the
-// record's n counts from 0 (the dice derive from it), so sentences show n + 1.
+// They are written for a player, not a programmer: a throw is named as the match page
+// and the replay name it, counting from 1 (the record's n counts from 0, the dice derive
+// from it), a seat by its player's name as the site shows it (a guest's default name in
+// the page's language), and no sentence names a field of the file, "null" or "[]".
 //
 // Babel's extractor does not see a t() nested in another call's arguments, so a piece
 // that goes into a sentence is worked out first, by its own call, and passed in.
-import { andList, orList, strengthName, t, tn } from "./i18n.js";
+import { andList, orList, shownName, strengthName, t, tn } from "./i18n.js";
 
-/** A list of numbers as the record writes it: [1, 2, 3]. */
-export const list = (a) => `[${a.join(", ")}]`;
 const show = (v) => JSON.stringify(v);
 
 // Counted nouns, each language's form for the count; sentences put them in.
 const seats = (n) => tn("{n} seat", "{n} seats", n);
-const events = (n) => tn("{n} event", "{n} events", n);
 const throws = (n) => tn("{n} throw", "{n} throws", n);
 const rounds = (n) => tn("{n} round", "{n} rounds", n);
 const parts = (n) => tn("{n} part", "{n} parts", n);
@@ -23,16 +22,45 @@ const oneDieThrows = (n) => tn("{n} one-die throw", "{n} one-die throws", n);
 const choices = (n) => tn("{n} choice", "{n} choices", n);
 const classic = () => t("Classic");
 const jackpot = () => t("Jackpot");
-const resigned = () => t("resigned");
-const timeout = () => t("timeout");
 
 const seatOnly = (seat) => t("seat {seat}", { seat });
 const seatNamed = (seat, name) => t("seat {seat} ({name})", { seat, name });
-const reasonWord = (reason) => (reason === "timeout" ? timeout() : resigned());
+
+/** What a part of the result is, in words. */
+function resultPart(field) {
+  if (field === "rounds") return t("the number of rounds");
+  if (field === "totals") return t("the totals");
+  if (field === "shut") return t("the throws each took to shut the box");
+  if (field === "places") return t("the places");
+  return t("the winners");
+}
+
+/** A seat as the report names it: its player's name, the seat's number (from 1) with it
+ * when two seats share a name, the number alone when the seat has no name. */
+function who(seats, s) {
+  const name = seats[s] && seats[s].name ? shownName(seats[s].name) : "";
+  if (!name) return seatOnly(s + 1);
+  const twin = seats.some((o, k) => k !== s && o && o.name === seats[s].name);
+  return twin ? seatNamed(s + 1, name) : name;
+}
+
+/** A per-seat list of the result ("Ana 12, Bot 20"), or the list as it is written when
+ * it does not have one entry per seat. */
+function perSeat(seats, values) {
+  if (!Array.isArray(values) || values.length !== seats.length) return show(values);
+  return values.map((v, s) => `${who(seats, s)} ${v === null ? "–" : v}`).join(", ");
+}
+
+function resultValue(seats, field, value) {
+  if (field === "rounds") return show(value);
+  if (field !== "winners") return perSeat(seats, value);
+  if (!value.length) return t("nobody");
+  return andList(value.map((s) => (Number.isInteger(s) && seats[s] ? who(seats, s) : show(s))));
+}
 
 function offer(dice, opts, open) {
   const thrown = andList(dice);
-  const tiles = list(open);
+  const tiles = andList(open);
   if (!opts.length) return t("the dice {dice} reach nothing among the open tiles {tiles}", { dice: thrown, tiles });
   const reach = orList(opts.map((o) => (o.length === 1 ? String(o[0]) : `{${o.join(", ")}}`)));
   return t("the dice {dice} reach {options} among the open tiles {tiles}", { dice: thrown, options: reach, tiles });
@@ -40,59 +68,75 @@ function offer(dice, opts, open) {
 
 export const V = {
   variant: (v) => (v === "classic" ? classic() : jackpot()),
-  /** "seat 2 (Ana)", or "seat 2" for a seat without a name. */
-  seat: (s, name) => (name ? seatNamed(s, name) : seatOnly(s)),
-  seatName: (s, name) => name || seatOnly(s),
+  /** A seat by its player's name ("Ana", "Guest 1a2b" in the page's language). */
+  who,
+  /** "1, 2 and 3" the page's way, for lists of names. */
+  names: (items) => andList(items),
 
   // ------------------------------------------------------------ the record's shape
-  notObject: () => t("the record is not a JSON object"),
-  notJson: (error) => t("the record is not valid JSON ({error})", { error }),
+  notObject: () => t("this is not a match record: it does not hold a match's details"),
+  notJson: () => t("this is not a match record: its text is not valid JSON"),
+  notJsonAt: (line, column) =>
+    t("this is not a match record: its text is not valid JSON near line {line}, column {column}", {
+      line,
+      column,
+    }),
+  cutShort: () => t("this is not a match record: its text ends too soon, as if it had been cut off"),
+  noFormat: () => t("this is not a match record: it does not say what kind of record it is"),
   badFormat: (given, formats) =>
-    t("the format is {given}, not {formats}", { given: show(given), formats: orList(formats.map(show)) }),
-  badVariant: (given) => t('the variant is {given}: it must be "jackpot" or "classic"', { given: show(given) }),
-  badSeats: () => t("seats must be a list of 1 to 4 seats"),
-  noName: (seat) => t("seat {seat} has no name", { seat }),
-  badBot: (seat, given) =>
-    t('seat {seat}\'s bot is {given}: it must be null, "lowest", "highest" or "best"', { seat, given: show(given) }),
-  badJoined: (last, given) =>
-    t('"joined" must list each joining index 0 to {last} once, one per seat; it is {given}', {
-      last,
+    t("this page cannot check this kind of record: it says it is {given}, and the page checks {formats}", {
+      given: show(given),
+      formats: orList(formats),
+    }),
+  badVariant: (given) => t("the record names the game {given}, which is neither Jackpot nor Classic", { given: show(given) }),
+  badSeats: () => t("the record does not list the match's seats (1 to 4 of them)"),
+  noName: (s) => t("seat {seat} has no name", { seat: s + 1 }),
+  badBot: (s, given) => t("seat {seat} is listed as a bot of an unknown strength ({given})", { seat: s + 1, given: show(given) }),
+  badJoined: () =>
+    t("the record's order of play is damaged: it must say, once for each seat, when that seat was taken"),
+  joinedInV1: (format, other) =>
+    t("the record says it is an older {format}, yet it holds an order of play, which only a {other} has", {
+      format,
+      other,
+    }),
+  badCommitment: () => t("the commitment in the record is damaged: it should be 64 characters, digits 0-9 and letters a-f"),
+  noClientSeed: () => t("the client seed is missing"),
+  noEvents: () => t("the record has no list of moves"),
+  eventNotObject: (i) => t("move {event} of the record is damaged", { event: i + 1 }),
+  throwWithoutN: (i) => t("move {event} of the record is a throw without its number", { event: i + 1 }),
+  throwSeatNaN: (n) => t("throw {throw} does not say who threw", { throw: n + 1 }),
+  badDiceCount: (n) => t("throw {throw} does not show one or two dice", { throw: n + 1 }),
+  badDiceValues: (n, dice) =>
+    t("throw {throw} shows dice that are not numbers from 1 to 6: {dice}", { throw: n + 1, dice: show(dice) }),
+  badCover: (n) => t("throw {throw} does not say properly which tiles were covered", { throw: n + 1 }),
+  outWithoutSeat: (i) => t("move {event} of the record says a player left, but not who", { event: i + 1 }),
+  badReason: (i, given) =>
+    t("move {event} of the record says a player left for an unknown reason ({given}): a player leaves only by resigning or running out of time", {
+      event: i + 1,
       given: show(given),
     }),
-  joinedInV1: (format, other) => t('a {format} has no "joined" (that is {other})', { format, other }),
-  badCommitment: () => t("the commitment is not 64 lowercase hex characters"),
-  noClientSeed: () => t("the client seed is missing"),
-  noEvents: () => t("events must be a list"),
-  eventNotObject: (event) => t("event {event} is not an object", { event }),
-  throwWithoutN: (event) => t("event {event}: a throw needs its number n", { event }),
-  throwSeatNaN: (n) => t("throw {throw}: the seat is not a number", { throw: n + 1 }),
-  badDiceCount: (n) => t("throw {throw}: dice must be a list of one or two dice", { throw: n + 1 }),
-  badDiceValues: (n, dice) =>
-    t("throw {throw}: dice {dice} are not values from 1 to 6", { throw: n + 1, dice: show(dice) }),
-  badCover: (n) => t("throw {throw}: cover must be a list of tiles or null", { throw: n + 1 }),
-  outWithoutSeat: (event) => t("event {event}: an out needs its seat", { event }),
-  badReason: (event, given) =>
-    t('event {event}: the reason {given} is neither "resigned" nor "timeout"', { event, given: show(given) }),
-  unknownType: (event, given) => t("event {event} has the unknown type {given}", { event, given: show(given) }),
-  noSuchSeat: (event, seat, n) =>
-    tn("event {event} names seat {seat}, but the match has {n} seat", "event {event} names seat {seat}, but the match has {n} seats", n, {
-      event,
-      seat,
+  unknownType: (i, given) =>
+    t("move {event} of the record is neither a throw nor a player leaving ({given})", { event: i + 1, given: show(given) }),
+  noSuchSeat: (i, seat, n) =>
+    tn("move {event} of the record names seat {seat}, but the match has {n} seat", "move {event} of the record names seat {seat}, but the match has {n} seats", n, {
+      event: i + 1,
+      seat: Number.isInteger(seat) ? seat + 1 : show(seat),
     }),
-  resultNotObject: () => t("the result is not an object"),
-  resultNoList: (field) => t('the result has no list "{field}"', { field }),
-  resultNoRounds: () => t('the result has no number "rounds"'),
+  resultNotObject: () => t("the record's result is damaged"),
+  resultMissing: (field) => t("the record's result does not give {what}", { what: resultPart(field) }),
 
   // ------------------------------------------------------------ why the match ended
-  endShutClassic: (seat) => t("seat {seat} shut the box in Classic, which wins at once", { seat }),
+  endShutClassic: (who) => t("{who} shut the box in Classic, which wins at once", { who }),
   endClassicRound: () => t("Classic is one round and every seat still in had its turn"),
   endShutRound: (round) => t("the box was shut in round {round} and the round is over", { round }),
-  endSoloOut: () => t("the solo seat went out"),
-  endLastLeft: (seat) => t("only seat {seat} was left in", { seat }),
+  endSoloOut: () => t("the only player left the match"),
+  endLastLeft: (who) => t("only {who} was left in", { who }),
 
   // ------------------------------------------------------------ the replay
   outAfterEnd: (who, reason, why) =>
-    t("{who} went out ({reason}) after the match was already over: {why}", { who, reason: reasonWord(reason), why }),
+    reason === "timeout"
+      ? t("{who} ran out of time after the match was already over: {why}", { who, why })
+      : t("{who} resigned after the match was already over: {why}", { who, why }),
   outTwice: (who) => t("{who} went out twice", { who }),
   timeoutNotDue: (who, due) =>
     t("{who} timed out, but no move of theirs was due: it was {due}'s turn", { who, due }),
@@ -115,24 +159,30 @@ export const V = {
       { throw: n + 1, who, strength: strengthName(strength), count },
     ),
   unfairDice: (n, dice, fair) =>
-    t("throw {throw}: dice {dice} differ from the seed's {fair}", { throw: n + 1, dice: list(dice), fair: list(fair) }),
+    t("throw {throw}: the record shows the dice {dice}, but the seeds give {fair}, so the dice were changed", {
+      throw: n + 1,
+      dice: andList(dice),
+      fair: andList(fair),
+    }),
   nullCoverOnDead: (n) =>
-    t("throw {throw}: nothing was on offer, so the turn ended there: cover should be [], not null", { throw: n + 1 }),
+    t("throw {throw}: nothing could be covered, so the turn ended there, yet the record leaves the throw waiting for a cover", {
+      throw: n + 1,
+    }),
   notDead: (n, dice, opts, open) => {
     const what = offer(dice, opts, open);
-    return t("throw {throw}: marked as a dead throw (cover []), but {offer}", { throw: n + 1, offer: what });
+    return t("throw {throw}: the record says nothing could be covered, but {offer}", { throw: n + 1, offer: what });
   },
   coverOnDead: (n, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
-    return t("throw {throw}: cover {cover}, but {offer}: it should be a dead throw (cover [])", {
+    return t("throw {throw}: the record covers {cover}, but {offer}, so nothing could be covered and the turn should have ended", {
       throw: n + 1,
-      cover: list(cover),
+      cover: andList(cover),
       offer: what,
     });
   },
   notOnOffer: (n, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
-    return t("throw {throw}: cover {cover} is not on offer: {offer}", { throw: n + 1, cover: list(cover), offer: what });
+    return t("throw {throw}: covering {cover} was not allowed: {offer}", { throw: n + 1, cover: andList(cover), offer: what });
   },
   botCover: (n, who, strength, choice, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
@@ -140,15 +190,15 @@ export const V = {
       throw: n + 1,
       who,
       strength: strengthName(strength),
-      choice: list(choice),
-      cover: list(cover),
+      choice: andList(choice),
+      cover: andList(cover),
       offer: what,
     });
   },
 
   // ------------------------------------------------------------ how it ended
-  soloFinished: () => t("the solo seat finished"),
-  soloResigned: () => t("the solo seat resigned"),
+  soloFinished: () => t("the solo player finished"),
+  soloResigned: () => t("the solo player resigned"),
   nobodyWon: () => t("nobody won"),
   won: (name) => t("{name} won", { name }),
   drew: (names) => t("{names} drew for first place", { names: andList(names) }),
@@ -156,52 +206,35 @@ export const V = {
   // ------------------------------------------------------------ seeds and seats
   seedUnpublished: () =>
     t("the server seed is not published yet: it is revealed when the match ends, and only then can the throws be checked"),
-  seedNotHex: () => t("the server seed is not 64 lowercase hex characters"),
+  seedNotHex: () => t("the server seed in the record is damaged: it should be 64 characters, digits 0-9 and letters a-f"),
   seedMismatch: (hash, commitment) =>
-    t("the server seed does not match the commitment: its SHA-256 is {hash}, the commitment shown during the match was {commitment}", {
+    t("the server seed in the record is not the one promised before the first throw: it does not give the commitment {commitment} shown during the match, but {hash}", {
       hash,
       commitment,
     }),
   badPart: (k, part, who) =>
     who
-      ? t('the client seed\'s part {k} ({part}), from {who}, is not 1 to 64 letters, digits, "_" or "-"', {
-          k,
-          part: show(part),
-          who,
-        })
-      : t('the client seed\'s part {k} ({part}) is not 1 to 64 letters, digits, "_" or "-"', { k, part: show(part) }),
+      ? t("the piece of the client seed from {who} ({part}) is not 1 to 64 letters, digits, _ or -", { part: show(part), who })
+      : t("piece {k} of the client seed ({part}) is not 1 to 64 letters, digits, _ or -", { k, part: show(part) }),
   partsCount: (count, humans) => {
     const given = parts(count);
     return tn(
-      "the client seed has {parts}, but the match has {n} human seat: there must be one part for each",
-      "the client seed has {parts}, but the match has {n} human seats: there must be one part for each",
+      "the client seed has {parts}, but {n} person played: each person adds one",
+      "the client seed has {parts}, but {n} people played: each person adds one",
       humans,
       { parts: given },
     );
   },
-  personAfterBots: (who, index, humans) =>
-    tn(
-      "{who} is a person with joining index {index}, but the {n} person join first and bots after them",
-      "{who} is a person with joining index {index}, but the {n} people join first and bots after them",
-      humans,
-      { who, index },
-    ),
-  botAmongPeople: (who, index, humans) =>
-    tn(
-      "{who} is a bot with joining index {index}, but the {n} person join first and bots after them",
-      "{who} is a bot with joining index {index}, but the {n} people join first and bots after them",
-      humans,
-      { who, index },
-    ),
+  personAfterBots: (who) =>
+    t("{who} is a person, yet is listed as taking a seat after a bot: people take their seats first", { who }),
+  botAmongPeople: (who) =>
+    t("{who} is a bot, yet is listed as taking a seat before a person: bots take theirs after the people", { who }),
   orderNotDrawn: (order, drawn) =>
-    t("the order of play {order} (joining index of each seat) differs from the seed's draw {drawn}", {
-      order: list(order),
-      drawn: list(drawn),
-    }),
+    t("the order of play in the record ({order}) is not the one the seeds drew ({drawn})", { order, drawn }),
   orderNotJoined: (order, drawn) =>
-    t("the order of play {order} should be the joining order {drawn}: no person sits at this match", {
-      order: list(order),
-      drawn: list(drawn),
+    t("the order of play in the record ({order}) should be the order the seats were taken ({drawn}), as no person plays in this match", {
+      order,
+      drawn,
     }),
   strengthNotDrawn: (who, strength, drawn) =>
     t("{who} is listed as a {strength} bot, but the seed draws {drawn}", {
@@ -211,102 +244,107 @@ export const V = {
     }),
   resultButNotOver: (who, round, cover) =>
     cover
-      ? t("the record gives a result, but by its events the match is not over: {who} is still to cover in round {round}", {
+      ? t("the record gives a result, but by its moves the match is not over: {who} is still to cover in round {round}", {
           who,
           round,
         })
-      : t("the record gives a result, but by its events the match is not over: {who} is still to throw in round {round}", {
+      : t("the record gives a result, but by its moves the match is not over: {who} is still to throw in round {round}", {
           who,
           round,
         }),
   notOver: (who, round) =>
     t("the server seed is published but the match is not over: {who} is still to play in round {round}", { who, round }),
   noResult: (why) => t("the match ended ({why}), but the record has no result", { why }),
-  resultDiffers: (field, theirs, ours) =>
-    t("result: {field} {theirs} differ from the replay's {ours}", { field, theirs, ours }),
+  resultDiffers: (seats, field, theirs, ours) =>
+    t("the result in the record is not what the throws give: {what}: {theirs} in the record, {ours} by the throws", {
+      what: resultPart(field),
+      theirs: resultValue(seats, field, theirs),
+      ours: resultValue(seats, field, ours),
+    }),
   crashed: (error) => t("the verifier could not finish: {error}", { error }),
-  noWebCrypto: () => t("this browser offers no WebCrypto (crypto.subtle); open the page over https"),
+  noWebCrypto: () => t("this browser cannot do the checking on this page: it offers no cryptography here (open the page over https)"),
 
   // ------------------------------------------------------------ what held
-  checkRecord: (format, variant, nSeats, nEvents) => {
+  checkRecord: (variant, nSeats) => {
     const s = seats(nSeats);
-    const e = events(nEvents);
-    return t("The record is a {format} of a {variant} match with {seats} and {events}.", {
-      format,
-      variant,
-      seats: s,
-      events: e,
-    });
+    return t("The record is complete: a {variant} match with {seats}.", { variant, seats: s });
   },
   checkCommitment: (short) =>
-    t("The published server seed hashes (SHA-256) to the commitment {commitment}…, so it was fixed before the first throw.", {
+    t("The server seed, published when the match ended, gives the commitment {commitment}… shown from the start, so the server fixed its seed before the first throw and could not change it.", {
       commitment: short,
     }),
   checkClientSeed: (seed, humans) =>
     humans
       ? tn(
-          'The client seed "{seed}" has one well-formed part for each of the {n} human seat, so the players took part in every throw.',
-          'The client seed "{seed}" has one well-formed part for each of the {n} human seats, so the players took part in every throw.',
+          "The {n} person in the match added a piece of their own to the client seed ({seed}), so the server could not pick dice that suit anyone.",
+          "Each of the {n} people in the match added a piece of their own to the client seed ({seed}), so the server could not pick dice that suit anyone.",
           humans,
           { seed },
         )
-      : t("No seat is human, so anyone could choose the client seed; it is well-formed."),
+      : t("Nobody in the match is a person, so whoever ran it chose the client seed; it is a valid one."),
   checkOrder: (order, humans) =>
     humans
-      ? t("The order of play {order} (joining index of each seat) is the one the seed draws, so nobody chose who throws first.", {
-          order: list(order),
-        })
-      : t("Nobody is a person, so the seats play in the order they joined, as recorded."),
-  botStrength: (seat, strength) => t("seat {seat} {strength}", { seat, strength: strengthName(strength) }),
-  checkStrengths: (bots) => t("The bots' strengths are the ones the seed draws ({bots}).", { bots: bots.join(", ") }),
+      ? t("The order of play ({order}) is the one the seeds drew, so nobody chose who throws first.", { order })
+      : t("Nobody in the match is a person, so the seats play in the order they were taken, as recorded."),
+  botStrength: (who, strength) => `${who}: ${strengthName(strength)}`,
+  checkStrengths: (bots) => t("Each bot's strength is the one the seeds drew ({bots}).", { bots: bots.join(", ") }),
   checkThrows: (n) =>
     tn(
-      "All {n} throw are numbered in order from 0 and each was made by the seat whose turn it was.",
-      "All {n} throws are numbered in order from 0 and each was made by the seat whose turn it was.",
+      "The {n} throw came in order, each from the player whose turn it was.",
+      "All {n} throws came in order, each from the player whose turn it was.",
       n,
     ),
   checkDice: (dice, oneDie) => {
     if (!oneDie) {
-      return tn("Every one of the {n} die is the one the seed gives.", "Every one of the {n} dice is the one the seed gives.", dice);
+      return tn(
+        "The {n} die is the one the seeds give: it was not changed.",
+        "Every one of the {n} dice is the one the seeds give: none was changed.",
+        dice,
+      );
     }
     const single = oneDieThrows(oneDie);
     return tn(
-      "Every one of the {n} die is the one the seed gives ({one_die}, each allowed where it was made).",
-      "Every one of the {n} dice is the one the seed gives ({one_die}, each allowed where it was made).",
+      "The {n} die is the one the seeds give: it was not changed ({one_die}, each where the rules allow one die).",
+      "Every one of the {n} dice is the one the seeds give: none was changed ({one_die}, each where the rules allow one die).",
       dice,
       { one_die: single },
     );
   },
   checkCovers: (covers, dead) =>
     tn(
-      "Every cover ({covers}) is a legal option of its throw, and the {n} dead throw offered nothing to cover.",
-      "Every cover ({covers}) is a legal option of its throw, and the {n} dead throws offered nothing to cover.",
+      "Each of the {covers} covers was allowed by its throw, and the {n} throw that covered nothing really had nothing to cover.",
+      "Each of the {covers} covers was allowed by its throw, and the {n} throws that covered nothing really had nothing to cover.",
       dead,
       { covers },
     ),
   checkBots: (covers, diceChoices) => {
     if (!diceChoices) {
-      return tn("Every bot choice is its strength's: {n} cover.", "Every bot choice is its strength's: {n} covers.", covers);
+      return tn(
+        "Every bot move is the one its strength makes: {n} cover.",
+        "Every bot move is the one its strength makes: {n} covers.",
+        covers,
+      );
     }
     const between = choices(diceChoices);
     return tn(
-      "Every bot choice is its strength's: {n} cover and {choices} between one die and two.",
-      "Every bot choice is its strength's: {n} covers and {choices} between one die and two.",
+      "Every bot move is the one its strength makes: {n} cover and {choices} between one die and two.",
+      "Every bot move is the one its strength makes: {n} covers and {choices} between one die and two.",
       covers,
       { choices: between },
     );
   },
   wentOut: (who, reason, round) =>
     reason === "timeout"
-      ? t("{who} timed out in round {round}", { who, round })
+      ? t("{who} ran out of time in round {round}", { who, round })
       : t("{who} resigned in round {round}", { who, round }),
-  checkOuts: (outs) => t("The seats that went out were dealt with as the rules say: {outs}.", { outs: outs.join("; ") }),
-  checkResult: (result, why) =>
+  checkOuts: (outs) => t("The players who left were dealt with as the rules say: {outs}.", { outs: outs.join("; ") }),
+  standing: (who, place, total) => t("{who}: place {place}, total {total}", { who, place, total }),
+  checkResult: (nRounds, standings, why) =>
     tn(
-      "The result recomputed from the throws matches the record: {n} round, totals {totals}, places {places}, winners {winners} ({why}).",
-      "The result recomputed from the throws matches the record: {n} rounds, totals {totals}, places {places}, winners {winners} ({why}).",
-      result.rounds,
-      { totals: list(result.totals), places: list(result.places), winners: list(result.winners), why },
+      "The result worked out again from the throws is the one in the record: after {n} round, {standings} ({why}).",
+      "The result worked out again from the throws is the one in the record: after {n} rounds, {standings} ({why}).",
+      nRounds,
+      { standings: standings.join("; "), why },
     ),
   replayedBefore: (last) => t("Throws 1 to {last} replayed without a difference before the problem.", { last }),
 
@@ -315,7 +353,7 @@ export const V = {
     const s = seats(nSeats);
     const th = throws(nThrows);
     const r = rounds(nRounds);
-    return t("Verified: a {variant} match of {seats}, {throws} over {rounds}; {outcome}. Every throw came from the committed seed.", {
+    return t("Verified: a {variant} match of {seats}, {throws} over {rounds}; {outcome}. Every die came from seeds fixed before the first throw.", {
       variant,
       seats: s,
       throws: th,

@@ -29,7 +29,8 @@ import {
   fail,
   sameList,
 } from "./verify-shape.js";
-import { V, list } from "./verify-words.js";
+import { parseRecord } from "./verify-json.js";
+import { V } from "./verify-words.js";
 
 export { FORMATS } from "./verify-shape.js";
 export {
@@ -90,9 +91,10 @@ export function decide({ seats, rounds, totals, shut, out, left }) {
 
 /** The match as the replay sees it, moved only by the record's events. */
 class Replay {
-  constructor(variant, seats) {
+  constructor(variant, seats, name) {
     this.variant = variant;
     this.seats = seats;
+    this.name = name; // a seat's name in the report's sentences
     this.out = new Array(seats).fill(null);
     this.left = [];
     this.leftRound = new Array(seats).fill(null);
@@ -141,7 +143,7 @@ class Replay {
     if (shut) {
       this.shut[this.seat] = this.turnThrows;
       if (this.variant === "classic") {
-        this.finish(V.endShutClassic(this.seat));
+        this.finish(V.endShutClassic(this.name(this.seat)));
         return;
       }
     }
@@ -182,7 +184,7 @@ class Replay {
     if (this.seats === 1) {
       this.finish(V.endSoloOut());
     } else if (stillIn.length === 1) {
-      this.finish(V.endLastLeft(stillIn[0]));
+      this.finish(V.endLastLeft(this.name(stillIn[0])));
     } else if (seat === this.seat) {
       this.advance();
     }
@@ -190,12 +192,22 @@ class Replay {
 }
 
 function seatName(rec, s) {
-  return V.seat(s, rec.seats[s].name);
+  return V.who(rec.seats, s);
+}
+
+/** The seats' names in the order of play that `order` gives (each seat's joining index). */
+function orderNames(rec, order) {
+  return order
+    .map((index) => {
+      const s = rec.joined.indexOf(index);
+      return s < 0 ? String(index + 1) : seatName(rec, s);
+    })
+    .join(", ");
 }
 
 async function replayEvents(rec, info) {
   const { variant, server_seed: seed, client_seed: client, events } = rec;
-  const game = new Replay(variant, rec.seats.length);
+  const game = new Replay(variant, rec.seats.length, (s) => seatName(rec, s));
   const stats = { throws: 0, dice: 0, dead: 0, covers: 0, botCovers: 0, botDice: 0, oneDie: 0 };
   info.game = game;
   info.stats = stats;
@@ -316,7 +328,7 @@ async function replayEvents(rec, info) {
 }
 
 function describeResult(rec, result) {
-  const names = result.winners.map((s) => V.seatName(s, rec.seats[s].name));
+  const names = result.winners.map((s) => seatName(rec, s));
   if (rec.seats.length === 1) {
     return result.winners.length ? V.soloFinished() : V.soloResigned();
   }
@@ -337,17 +349,11 @@ export async function verifyRecord(record) {
   let problem = null;
   let rec = record;
   try {
-    if (typeof rec === "string") {
-      try {
-        rec = JSON.parse(rec);
-      } catch (err) {
-        fail(V.notJson(err.message));
-      }
-    }
+    if (typeof rec === "string") rec = parseRecord(rec);
     checkShape(rec);
     const nSeats = rec.seats.length;
     const variantName = V.variant(rec.variant);
-    checks.push(V.checkRecord(rec.format, variantName, nSeats, rec.events.length));
+    checks.push(V.checkRecord(variantName, nSeats));
 
     const seed = rec.server_seed;
     if (seed === null || seed === undefined) fail(V.seedUnpublished());
@@ -380,14 +386,15 @@ export async function verifyRecord(record) {
         const person = rec.seats[s].bot === null;
         if (person !== index < humans) {
           const who = seatName(rec, s);
-          fail(person ? V.personAfterBots(who, index, humans) : V.botAmongPeople(who, index, humans));
+          fail(person ? V.personAfterBots(who) : V.botAmongPeople(who));
         }
       });
       const drawn = await orderOfPlay(seed, rec.client_seed, nSeats, humans);
       if (!sameList(rec.joined, drawn)) {
-        fail(humans ? V.orderNotDrawn(rec.joined, drawn) : V.orderNotJoined(rec.joined, drawn));
+        const [order, want] = [orderNames(rec, rec.joined), orderNames(rec, drawn)];
+        fail(humans ? V.orderNotDrawn(order, want) : V.orderNotJoined(order, want));
       }
-      checks.push(V.checkOrder(rec.joined, humans));
+      checks.push(V.checkOrder(orderNames(rec, rec.joined), humans));
     }
 
     const bots = [];
@@ -396,7 +403,7 @@ export async function verifyRecord(record) {
       if (bot === null) continue;
       const drawn = await botStrength(seed, rec.client_seed, s);
       if (drawn !== bot) fail(V.strengthNotDrawn(seatName(rec, s), bot, drawn));
-      bots.push(V.botStrength(s, bot));
+      bots.push(V.botStrength(seatName(rec, s), bot));
     }
     if (bots.length) checks.push(V.checkStrengths(bots));
 
@@ -423,12 +430,11 @@ export async function verifyRecord(record) {
       const theirs = claimed[field];
       const ours = mine[field];
       const same = Array.isArray(ours) ? sameList(theirs, ours) : theirs === ours;
-      if (!same) {
-        const show = (v) => (Array.isArray(v) ? list(v.map((x) => (x === null ? "null" : x))) : JSON.stringify(v));
-        fail(V.resultDiffers(field, show(theirs), show(ours)));
-      }
+      if (!same) fail(V.resultDiffers(rec.seats, field, theirs, ours));
     }
-    checks.push(V.checkResult(mine, game.endedBy));
+    const byPlace = [...Array(nSeats).keys()].sort((a, b) => mine.places[a] - mine.places[b]);
+    const standings = byPlace.map((s) => V.standing(seatName(rec, s), mine.places[s], mine.totals[s]));
+    checks.push(V.checkResult(mine.rounds, standings, game.endedBy));
     const summary = V.verified(variantName, nSeats, st.throws, mine.rounds, describeResult(rec, mine));
     return { ok: true, checks, problem: null, summary };
   } catch (err) {
