@@ -46,3 +46,15 @@ def test_downloaded_record_verifies_and_tampering_is_caught(
     page.click("#verify-button")
     expect(page.locator("#verify-summary")).to_contain_text("✗", timeout=30000)
     expect(page.locator("#verify-problem-text")).to_have_text(re.compile(r"\S"))
+
+
+def test_a_record_that_cannot_be_fetched_is_said_in_the_pages_words(
+    page: Page, live_server
+) -> None:  # type: ignore[no-untyped-def]
+    """A lost connection is said in words, not as the browser's "TypeError: Failed to
+    fetch"."""
+    page.route("**/api/matches/*/record", lambda route: route.abort())
+    page.goto(live_server.url + "/verify?match=m_0123456789abcdef")
+    problem = page.locator("#verify-problem-text")
+    expect(problem).to_have_text(re.compile(r"could not be reached"), timeout=30000)
+    assert not re.search(r"TypeError|Failed to fetch", problem.inner_text())

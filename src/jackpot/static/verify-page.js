@@ -88,11 +88,12 @@ if (matchId) {
       }
       text.value = body;
       run(body);
-    } catch (err) {
+    } catch {
+      // The browser's own reason ("Failed to fetch") is English: say it in the page's words.
       show({
         ok: false,
         checks: [],
-        problem: t("could not fetch the record: {error}", { error: String(err) }),
+        problem: t("could not fetch the record: the site could not be reached, so check the connection and try again"),
         summary: t("Could not fetch the record."),
       });
     }
