@@ -83,6 +83,7 @@ async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> l
                 t.matches.c.started_at,
                 t.matches.c.finished_at,
                 t.matches.c.expires_at,
+                t.matches.c.state,
                 t.seats.c.seat,
                 your_turn.label("your_turn"),
             )
@@ -132,7 +133,25 @@ def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
         and r.finished_at is not None
         and r.finished_at >= r.expires_at,
         "expires_at": iso(r.expires_at) if r.status == "waiting" else None,
+        **_how_it_ended(r, seats),
     }
+
+
+def _how_it_ended(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """Whether the player went out, and why ("timeout" or "resigned"), and, when the
+    match ended because the last other seat left, who that was and why: a match lost
+    or won on time reads differently from one played to the end."""
+    state = r.state or {}
+    out: list[str | None] = state.get("out") or []
+    left: list[int] = state.get("left") or []
+    mine = out[r.seat] if r.seat < len(out) else None
+    ended_by = None
+    still_in = [s for s, why in enumerate(out) if why is None]
+    if r.status == "finished" and mine is None and left and len(still_in) == 1:
+        last = left[-1]
+        name = next((s["name"] for s in seats if s["seat"] == last), None)
+        ended_by = {"name": name, "reason": out[last]}
+    return {"out": mine, "ended_by": ended_by}
 
 
 def _opponent(seat: dict[str, Any]) -> dict[str, Any]:

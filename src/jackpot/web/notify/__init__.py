@@ -13,6 +13,10 @@ not told that the others have moved times out. The design:
   row's unique ``key`` (match, round, seat for a turn; match, throw, seat for a
   reminder) makes a second mail for the same turn or throw impossible, whatever else
   goes wrong.
+* **The end of a match** is news too: the move that puts a seat out on time writes
+  an "out" notice for that player, and, if that ends the match, an "ended" one for
+  each person still in (``notices.end_notices``). They follow the turn mail
+  setting and the hourly cap, and are pushed like turn news.
 * **Sending** is a worker step of the sweeper (``mailer.mail_step``), never a
   request. It claims one player at a time with a conditional UPDATE on
   ``mail_prefs`` (a lease), so any number of sweepers may run and each player's mail

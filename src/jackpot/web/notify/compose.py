@@ -23,13 +23,17 @@ class Item:
     """One line of a mail: a match waiting for the player."""
 
     notice_ids: list[int]
-    kind: str  # "turn", "reminder" or "rematch"
+    kind: str  # "turn", "reminder", "rematch", or the end news "out" or "ended"
     match_id: str
     variant: str
     opponents: list[str]
     due_at: datetime | None
-    #: Who offers the rematch.
+    #: Who offers the rematch; for end news, who left (the player, for "out").
     by: str | None = None
+    #: For end news: why ``by`` left ("timeout"; None: the match ended by play).
+    reason: str | None = None
+    #: For end news: the player's place, once the match is over.
+    place: int | None = None
 
 
 def human_left(delta: timedelta) -> str:
@@ -51,6 +55,33 @@ def human_left(delta: timedelta) -> str:
 
 def _when(at: datetime) -> str:
     return moment(at) + " UTC"
+
+
+def _end_lines(i: Item, variant: str, who: str) -> list[str]:
+    """How the match ended for the player, and their place once it is over."""
+    if i.kind == "out":
+        lines = [
+            _(
+                "Your time for a throw in %(variant)s against %(who)s ran out: you are out "
+                "of the match.",
+                variant=variant,
+                who=who,
+            )
+        ]
+    elif i.reason == "timeout":
+        lines = [
+            _(
+                "%(name)s ran out of time, and your %(variant)s match against %(who)s is over.",
+                name=i.by,
+                variant=variant,
+                who=who,
+            )
+        ]
+    else:
+        lines = [_("Your %(variant)s match against %(who)s is over.", variant=variant, who=who)]
+    if i.place is not None:
+        lines.append("  " + _("You finished in place %(place)s.", place=i.place))
+    return lines
 
 
 def compose(
@@ -84,6 +115,16 @@ def compose(
                 name=i.by,
                 variant=variant,
             )
+        elif i.kind == "out":
+            subject = _(
+                "You ran out of time in %(variant)s against %(who)s",
+                variant=variant,
+                who=against(i),
+            )
+        elif i.kind == "ended":
+            subject = _(
+                "Your %(variant)s match against %(who)s is over", variant=variant, who=against(i)
+            )
         else:
             subject = _(
                 "Your throw in %(variant)s against %(who)s", variant=variant, who=against(i)
@@ -100,6 +141,10 @@ def compose(
                 "Time is running out for a throw; %(num)d matches wait for you",
                 len(items),
             )
+    elif any(i.kind in ("out", "ended") for i in items):
+        subject = ngettext(
+            "News from %(num)d of your matches", "News from %(num)d of your matches", len(items)
+        )
     elif len(turns) == len(items):
         subject = ngettext(
             "Your throw in %(num)d match", "Your throw in %(num)d matches", len(turns)
@@ -130,6 +175,8 @@ def compose(
                     who=against(i),
                 )
             )
+        elif i.kind in ("out", "ended"):
+            lines += _end_lines(i, variant, against(i))
         else:
             lines.append(
                 _(

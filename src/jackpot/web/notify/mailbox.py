@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base import models as t
 from jackpot.web.base.models_notify import mail_prefs, notices, rematch_offers
 from jackpot.web.notify.compose import FREE_SEAT, Item
-from jackpot.web.notify.notices import GRACE
+from jackpot.web.notify.notices import END_KINDS, GRACE
 
 #: At most one mail with turn news per player per hour.
 DIGEST_GAP = timedelta(hours=1)
@@ -43,7 +43,8 @@ class Mailbox:
 class Sorted:
     """What to do with a mailbox's notices."""
 
-    #: One line per match, for the mail that goes out now (empty: no mail).
+    #: One line per match (and one for its end), for the mail that goes out now
+    #: (empty: no mail).
     items: dict[str, Item] = field(default_factory=dict)
     drop: list[int] = field(default_factory=list)
     hold: list[int] = field(default_factory=list)
@@ -76,7 +77,7 @@ async def read_mailbox(conn: AsyncConnection, user_id: int, now: datetime) -> Ma
                     # turn news held back by the hourly cap, which may ride along if a
                     # reminder goes out anyway
                     and_(
-                        notices.c.kind.in_(("turn", "rematch")),
+                        notices.c.kind != "reminder",
                         notices.c.created_at <= now - GRACE,
                     ),
                 ),
@@ -97,6 +98,7 @@ async def read_mailbox(conn: AsyncConnection, user_id: int, now: datetime) -> Ma
                     t.matches.c.due_at,
                     t.matches.c.deadline_seconds,
                     t.matches.c.state,
+                    t.matches.c.result,
                 ).where(t.matches.c.id.in_(match_ids))
             )
         ).all()
@@ -148,9 +150,11 @@ def _gather(box: Mailbox) -> Sorted:
         if not wanted or not true:
             out.drop.append(n.id)
             continue
-        item = out.items.get(n.match_id)
+        # The end of a match is a line of its own: a rematch offer may follow it.
+        key = f"{n.match_id}:end" if n.kind in END_KINDS else n.match_id
+        item = out.items.get(key)
         if item is None:
-            item = out.items[n.match_id] = _item(box, n, match)
+            item = out.items[key] = _item(box, n, match)
         item.notice_ids.append(n.id)
         if n.kind == "reminder":
             item.kind = "reminder"  # the more urgent news says it all
@@ -166,11 +170,30 @@ def _item(box: Mailbox, n: Any, match: Any) -> Item:
         n.match_id,
         match.variant,
         [name for seat, name in sorted(seats) if seat != n.seat],
-        match.due_at if n.kind != "rematch" else None,
+        match.due_at if n.kind in ("turn", "reminder") else None,
     )
     if n.kind == "rematch":
         item.by = dict(seats).get(box.offers[n.match_id].offered_by, "Another player")
+    if n.kind in END_KINDS:
+        item.by, item.reason, item.place = ending(n.seat, match, dict(seats))
     return item
+
+
+def ending(seat: int, match: Any, names: dict[int, Any]) -> tuple[Any, str | None, int | None]:
+    """How a match ended for ``seat``, for its end news: who left last and why (the
+    seat itself for "out"; none when the match went on or ended by play), and the
+    seat's place once the match is over."""
+    state = match.state or {}
+    out: list[str | None] = state.get("out") or []
+    left: list[int] = state.get("left") or []
+    places = (match.result or {}).get("places") or []
+    place = places[seat] if seat < len(places) else None
+    if seat < len(out) and out[seat] is not None:
+        return names.get(seat), out[seat], place
+    still_in = [s for s, why in enumerate(out) if why is None]
+    if left and len(still_in) == 1:
+        return names.get(left[-1]), out[left[-1]], place
+    return None, None, place
 
 
 def _hold_for_the_cap(box: Mailbox, out: Sorted, now: datetime) -> None:
@@ -198,7 +221,10 @@ def offer_open(n: Any, offer: Any) -> bool:
 
 
 def still_true(n: Any, match: Any) -> bool:
-    """Is what the notice says still so? Checked against the match as it is now."""
+    """Is what the notice says still so? Checked against the match as it is now.
+    The end of a match stays true for good."""
+    if n.kind in END_KINDS:
+        return match is not None
     if match is None or match.status != "playing" or match.turn_seat != n.seat:
         return False
     if n.kind == "reminder":

@@ -1,6 +1,8 @@
-"""Turn notices that moves write, rematch notices, and the matches awaiting a player.
+"""Turn and match-end notices that moves write, rematch notices, the matches awaiting a player.
 
-A move writes its notices in its own transaction, when a person's throw becomes due.
+A move writes its notices in its own transaction, when a person's throw becomes due,
+and when a seat goes out on time, for it and, if that ends the match, for the others
+(``end_notices``): a player put out by the clock is, by then, usually away.
 A reminder is written when a turn begins; for each later throw of the same turn the
 move rewrites it only if it is close to going out (``MoveTx`` knows when it goes), and
 otherwise the workers move it on to the throw then due when its time comes
@@ -16,7 +18,7 @@ from typing import Any
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.engine import Match
+from jackpot.engine import Event, Match, MatchEnded, SeatOut
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
 from jackpot.web.base.db import Database, insert_ignore
@@ -36,6 +38,10 @@ REMIND_MIN_DEADLINE = 3600
 REMINDER_LEEWAY = timedelta(minutes=5)
 #: Early reminders moved on per pass.
 MOVE_BATCH = 100
+#: The kinds of news of a match's end: "out" for the seat the clock put out, "ended"
+#: for the people still in when the clock ended the match. They stay
+#: true once written (still_true in mailbox.py), and follow the turn mail setting.
+END_KINDS = ("out", "ended")
 
 
 def reminder_key(match_id: str, throws: int, seat: int) -> str:
@@ -113,6 +119,41 @@ def due_notices(
             }
         )
     return drop_reminder, rows
+
+
+def end_notices(
+    row: Any, seat_rows: list[Any], events: list[Event], m: Match, now: datetime
+) -> list[dict[str, Any]]:
+    """The ``notices`` rows for a move in which the clock put seats out (``events``:
+    the engine's, ``m``: the match after them): one "out" for each person put out,
+    and, if the match ended, one "ended" for each person still in. One of each per
+    seat and match (the key). A resignation alone writes none: the one who resigned
+    did it on the page, and the others' pages say it (a rematch offer may follow)."""
+    outs = [ev for ev in events if isinstance(ev, SeatOut) and ev.reason == "timeout"]
+    if not outs:
+        return []
+    people = [s["seat"] for s in seat_rows if not s["is_bot"] and s["user_id"] is not None]
+    match_id = row["id"]
+
+    def notice(seat: int, kind: str) -> dict[str, Any]:
+        return {
+            "key": f"{kind}:{match_id}:{seat}",
+            "user_id": seat_rows[seat]["user_id"],
+            "match_id": match_id,
+            "seat": seat,
+            "kind": kind,
+            "round": m.round,
+            "due_at": None,
+            "status": "pending",
+            "attempts": 0,
+            "created_at": now,
+            "send_after": now + GRACE,
+        }
+
+    rows = [notice(ev.seat, "out") for ev in outs if ev.seat in people]
+    if any(isinstance(ev, MatchEnded) for ev in events):
+        rows += [notice(seat, "ended") for seat in people if m.out[seat] is None]
+    return rows
 
 
 async def move_early_reminders(db: Database, now: datetime) -> int:

@@ -40,7 +40,7 @@ from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.notify.notices import REMINDER_LEEWAY, due_notices
+from jackpot.web.notify.notices import REMINDER_LEEWAY, due_notices, end_notices
 from jackpot.web.play.live_matches import UNKNOWN, KnownNews
 from jackpot.web.play.match_sql import Driver
 from jackpot.web.play.move_statements import MoveWrites, Row, encode
@@ -255,6 +255,11 @@ class MoveTx:
             drop_turn = self.mover
             quiet.add(self.mover)
         replaces_reminder, notices = self._notices(due_at)
+        # Before the reminder, which stays last (MoveWrites.notices).
+        notices = [
+            *end_notices(self.row, self.seat_rows, self.engine_events, self.match, self.now),
+            *notices,
+        ]
         quiet.difference_update(n["seat"] for n in notices if n["kind"] == "turn")
         values = self._row_values(self._number_events(), record_len, due_at)
         if self.acted is not None:

@@ -23,14 +23,16 @@ from jackpot.i18n import gettext as _
 class About:
     """One notice, as the push worker found it when it sent."""
 
-    kind: str  # "turn", "reminder" or "rematch"
+    kind: str  # "turn", "reminder", "rematch", or the end news "out" or "ended"
     match_id: str
     variant: str
     #: The other seats' names (None: a free seat).
     opponents: list[str | None]
     due_at: datetime | None
-    #: Who offers the rematch.
+    #: Who offers the rematch; for "ended", who left last.
     by: str | None = None
+    #: For "ended": why ``by`` left ("timeout"; None: the match ended by play).
+    reason: str | None = None
 
 
 def left(delta: timedelta) -> str:
@@ -69,6 +71,8 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
         return _("Rematch offered"), _(
             "%(name)s offers you a rematch of your Jackpot match.", name=by
         )
+    if about.kind in ("out", "ended"):
+        return _end_texts(about, classic, names)
     time_left = left(about.due_at - now) if about.due_at else _("less than a minute")
     if about.kind == "reminder":
         if classic:
@@ -91,6 +95,23 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
     if about.due_at is not None:
         body += " " + _("Deadline in %(left)s.", left=time_left)
     return _("Your throw"), body
+
+
+def _end_texts(about: About, classic: bool, names: str) -> tuple[str, str]:
+    """News of a match's end: out on time, or the others gone."""
+    if about.kind == "out":
+        if classic:
+            body = _("Your time ran out in Classic against %(names)s: you are out.", names=names)
+        else:
+            body = _("Your time ran out in Jackpot against %(names)s: you are out.", names=names)
+        return _("Out of time"), body
+    if classic:
+        body = _("Your Classic match against %(names)s is over.", names=names)
+    else:
+        body = _("Your Jackpot match against %(names)s is over.", names=names)
+    if about.by is not None and about.reason == "timeout":
+        body = _("%(name)s ran out of time.", name=about.by) + " " + body
+    return _("Match over"), body
 
 
 def payload(about: About, now: datetime) -> dict[str, Any]:

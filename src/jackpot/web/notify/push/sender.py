@@ -40,9 +40,9 @@ from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.models_notify import NOTICE_STATUSES, notices, rematch_offers
 from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
-from jackpot.web.notify.mailbox import offer_open, still_true
+from jackpot.web.notify.mailbox import ending, offer_open, still_true
 from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
-from jackpot.web.notify.notices import GRACE, GRACE_SHARE, grace, move_early_reminders
+from jackpot.web.notify.notices import END_KINDS, GRACE, GRACE_SHARE, grace, move_early_reminders
 from jackpot.web.notify.push import endpoints
 from jackpot.web.notify.push.keys import subject, vapid_key
 from jackpot.web.notify.push.messages import About, payload
@@ -187,6 +187,7 @@ async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[i
                     t.matches.c.turn_seat,
                     t.matches.c.due_at,
                     t.matches.c.state,
+                    t.matches.c.result,
                 ).where(t.matches.c.id == n.match_id)
             )
         ).first()
@@ -210,14 +211,18 @@ async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[i
         elif not still_true(n, match):
             return None, browsers, done, locale
     assert match is not None
+    reason = None
+    if n.kind in END_KINDS:
+        by, reason, _place = ending(n.seat, match, names)
     return (
         About(
             n.kind,
             n.match_id,
             match.variant,
             [name for seat, name in sorted(names.items()) if seat != n.seat],
-            match.due_at if n.kind != "rematch" else None,
+            match.due_at if n.kind in ("turn", "reminder") else None,
             by,
+            reason,
         ),
         browsers,
         done,
