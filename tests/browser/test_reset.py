@@ -74,6 +74,11 @@ def test_a_reset_link_works_once_and_then_says_so(browser: Browser, live_server:
         page.get_by_label("New password").fill("a brand new password")
         page.get_by_role("button", name="Save and log in").click()
         expect(page).to_have_url(url + "/my")
+        # The page they land on says it worked, in a status region.
+        expect(page.get_by_role("status")).to_have_text(
+            "Your new password is set, and you are signed in."
+        )
+        axe_clean(page)
 
         # Used: it says so on arrival, before anything is typed.
         page.goto(url + link)

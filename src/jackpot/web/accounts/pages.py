@@ -26,7 +26,7 @@ from jackpot.web.base.http import (
     settings_of,
 )
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
-from jackpot.web.base.templates import render
+from jackpot.web.base.templates import render, set_flash
 from jackpot.web.notify.prefs import get_pref
 from jackpot.web.players.leaderboard import matches_to_settle, standing
 
@@ -62,6 +62,7 @@ async def signup(request: Request) -> Response:
         )
     response = see_other(nxt)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
+    set_flash(response, request, "welcome")  # the page they land on says it worked
     return response
 
 
@@ -230,4 +231,5 @@ async def reset_confirm(token: str, request: Request) -> Response:
         )
     response = see_other("/my")
     set_session_cookie(response, settings_of(request), session, credentials.SESSION_DAYS)
+    set_flash(response, request, "password_reset")
     return response
