@@ -147,7 +147,7 @@ async def test_a_turn_mail_after_the_grace_period_once(app, make_client, setting
     assert ben.name in msg["Subject"] and "Your throw" in msg["Subject"]
     text = body(msg)
     assert f"/matches/{state['id']}" in text
-    assert "Deadline:" in text and "(in 23 hours" in text
+    assert "Deadline: in 23 hours" in text and " UTC)." in text
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     # Exactly once: later passes find nothing more to say.
     assert await mail_step(db, settings, later + timedelta(minutes=5)) == 0

@@ -53,8 +53,6 @@ def human_left(delta: timedelta) -> str:
     return " ".join([p for p in parts if p][:2])
 
 
-def _when(at: datetime) -> str:
-    return moment(at) + " UTC"
 
 
 def _end_lines(i: Item, variant: str, who: str) -> list[str]:
@@ -186,17 +184,20 @@ def compose(
                 )
             )
         if i.due_at is not None:
-            when, left = _when(i.due_at), human_left(i.due_at - now)
+            # The time left first, in words: it holds in every time zone; the clock
+            # time after it, labelled as UTC in the sentence each language words.
+            when, left = moment(i.due_at), human_left(i.due_at - now)
             lines.append(
                 "  "
                 + (
                     _(
-                        "Deadline: %(when)s (in %(left)s). Miss it and you are out of the match.",
+                        "Deadline: in %(left)s (%(when)s UTC). Miss it and you are out of "
+                        "the match.",
                         when=when,
                         left=left,
                     )
                     if i.kind == "reminder"
-                    else _("Deadline: %(when)s (in %(left)s).", when=when, left=left)
+                    else _("Deadline: in %(left)s (%(when)s UTC).", when=when, left=left)
                 )
             )
         lines.append(f"  {base}/matches/{i.match_id}")
