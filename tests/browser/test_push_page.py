@@ -1,5 +1,5 @@
-"""The account page's "Notify this browser" (the service worker registered, the
-permission asked for), and the player's live stream changing the tab title on
+"""The account page's "Turn on push notifications on this device" (the service worker
+registered, the permission asked for), and the player's live stream changing the tab title on
 another page without any polling."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_the_account_page_registers_the_service_worker(browser: Browser, live_se
     page.goto(url + "/account")
     button = page.locator("#push-toggle")
     expect(button).to_be_visible()
-    expect(button).to_have_text("Notify this browser")
+    expect(button).to_have_text("Turn on push notifications on this device")
     assert page.evaluate(SW_STATE) is None
     button.click()
     # The page said what came of it (a headless browser may have no push service).

@@ -92,8 +92,9 @@ function offerButton() {
   b.type = "button";
   b.className = "link";
   b.id = "notify-me";
-  b.textContent = t("Notify me of my throws");
-  b.title = t("Show a notification when it becomes your throw, while a page of this site is open");
+  // Named apart from the account page's push switch, which works with the site closed.
+  b.textContent = t("Alert me while the site is open");
+  b.title = t("While a page of this site is open, show a notification when it becomes your throw. For news when it is closed, turn on push notifications on your account page.");
   b.addEventListener("click", async () => {
     const answer = await Notification.requestPermission();
     if (answer !== "default") b.remove();

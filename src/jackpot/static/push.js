@@ -1,6 +1,7 @@
-// The account page's "Notify this browser": registers the service worker, asks for
-// the permission, subscribes with the site's VAPID key and stores the subscription
-// on the account; "Stop" undoes it. Pushes come even when no tab of the site is open.
+// The account page's push switch ("Turn on push notifications on this device"):
+// registers the service worker, asks for the permission, subscribes with the site's
+// VAPID key and stores the subscription on the account; "Turn off" undoes it. Pushes
+// come even when no tab of the site is open.
 import { t } from "./i18n.js";
 
 const box = document.getElementById("push");
@@ -41,8 +42,10 @@ async function current() {
 async function show() {
   const sub = await current().catch(() => null);
   button.dataset.on = sub ? "1" : "";
-  button.textContent = sub ? t("Stop notifying this browser") : t("Notify this browser");
-  if (sub) say(t("This browser is notified of your throws, reminders and rematch offers."));
+  button.textContent = sub
+    ? t("Turn off push notifications on this device")
+    : t("Turn on push notifications on this device");
+  if (sub) say(t("This browser is notified of your throws, reminders, rematch offers and time-outs."));
 }
 
 async function turnOn() {
