@@ -170,3 +170,18 @@ async def test_my_matches_says_a_match_was_lost_on_time(app, make_client) -> Non
     assert "Finished, place 2: you ran out of time" in (await ana.client.get("/my")).text
     page = (await ben.client.get("/my")).text
     assert f"Finished, place 1: {ana.name} ran out of time" in page
+
+
+async def test_a_rematch_offer_rides_with_the_news_of_the_end(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
+    db: Database = app.state.db
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    state = await start_match(ana, ben)
+    late = await time_out(app, state)
+    r = await ben.client.post(f"/api/matches/{state['id']}/rematch", json={})
+    assert r.status_code == 200, r.text
+    await mail_step(db, settings, late + GRACE * 2)
+    [mail] = mails_to(settings, ana)
+    # One match: the subject says its end, not "news from 2 matches".
+    assert mail["Subject"] == f"You ran out of time in Jackpot against {ben.name}"
+    text = body(mail)
+    assert "you are out of the match" in text and f"{ben.name} offers a rematch" in text

@@ -99,10 +99,12 @@ def compose(
             return names[0]
         return _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
 
-    if len(items) == 1:
-        i = items[0]
+    # A match's end has a line of its own, which a rematch offer may join: count matches.
+    matches = len({i.match_id for i in items})
+    if matches == 1:
+        i = next((x for x in items if x.kind in ("reminder", "out", "ended")), items[0])
         variant = variant_name(i.variant)
-        if reminders:
+        if i.kind == "reminder":
             left = human_left(i.due_at - now) if i.due_at else _("little time")
             subject = _(
                 "Reminder: %(left)s left for your throw against %(who)s", left=left, who=against(i)
@@ -137,11 +139,11 @@ def compose(
             subject = ngettext(
                 "Time is running out for a throw; %(num)d match waits for you",
                 "Time is running out for a throw; %(num)d matches wait for you",
-                len(items),
+                matches,
             )
     elif any(i.kind in ("out", "ended") for i in items):
         subject = ngettext(
-            "News from %(num)d of your matches", "News from %(num)d of your matches", len(items)
+            "News from %(num)d of your matches", "News from %(num)d of your matches", matches
         )
     elif len(turns) == len(items):
         subject = ngettext(
@@ -149,7 +151,7 @@ def compose(
         )
     else:
         subject = ngettext(
-            "%(num)d match waits for you", "%(num)d matches wait for you", len(items)
+            "%(num)d match waits for you", "%(num)d matches wait for you", matches
         )
     lines = [_("Hello %(name)s,", name=name), ""]
     for i in sorted(items, key=lambda i: (i.kind != "reminder", i.due_at or now)):
