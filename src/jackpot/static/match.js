@@ -3,7 +3,6 @@
 // person can watch them; the log and the final board come from the same events live
 // and after a reload. All text is set with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
-import { clock, isUrgent, secondsLeft } from "./countdowns.js";
 import { History } from "./match-log.js";
 import { W, set } from "./match-words.js";
 import { shownName } from "./i18n.js";
@@ -12,6 +11,9 @@ import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 import { Live } from "./match-live.js";
 import { announce } from "./announce.js";
 import { setUpAutoplayNote, showAutoplayNote } from "./match-autoplay.js";
+import { renderBoard } from "./match-board.js";
+import { setUpKeys } from "./match-keys.js";
+import { renderDeadline, statusText } from "./match-status.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -39,6 +41,8 @@ const touchFirst = window.matchMedia("(pointer: coarse)").matches;
 const myTurn = () => state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
 const iAmOut = () => mySeat() >= 0 && Boolean(state.seats[mySeat()].out);
 const history = new History($("log"), { seatName, isYou, solo });
+// What the status and board modules ask of the page; they read the state they are given.
+const who = { seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst };
 
 // -- what is on offer ------------------------------------------------------------
 function total(d) { return d.reduce((a, b) => a + b, 0); }
@@ -66,15 +70,15 @@ function render() {
     : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
     : W.roundHead(state.round);
   renderSeats(state, $("seats"));
-  renderBoard();
+  renderBoard(state, history, selected, pickable(), who);
   renderControls();
   const dead = history.lastDead;
-  text($("status"), statusText());
+  text($("status"), statusText(state, who));
   const deadNow = Boolean(state.turn && state.turn.dice && state.turn.options.length === 0);
   text($("notice"), dead && state.status === "playing" && !deadNow
     ? W.deadNotice(seatName(dead.seat), isYou(dead.seat), dead.dice, solo()) : "");
   if (finished) $("message").textContent = "";
-  renderDeadline();
+  renderDeadline(state, who, $("deadline"));
   renderResult(state, $("result"), seatName, mySeat());
   $("finished-links").hidden = !(finished && state.result);
   if (finished && state.server_seed) $("server-seed").textContent = state.server_seed;
@@ -85,58 +89,6 @@ function render() {
 function text(el, words) {
   el.textContent = words;
   el.hidden = !words;
-}
-
-function renderBoard() {
-  const t = state.turn;
-  let open = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-  let dice = [];
-  let shownN = null; // which throw the dice belong to (two throws may show the same faces)
-  let dead = false;
-  let justCovered = [];
-  const caption = $("board-caption");
-  caption.hidden = true;
-  if (t) {
-    open = t.open;
-    const b = history.board;
-    if (t.dice) { dice = t.dice; shownN = b ? b.n : null; dead = t.options.length === 0; }
-    else if (history.lastDead) { dice = history.lastDead.dice; shownN = history.lastDead.n; dead = true; }
-    if (b && b.seat === t.seat && !t.dice && !isYou(t.seat)) justCovered = b.covered || [];
-  } else if (state.status === "finished") {
-    const f = history.finalBoard();
-    if (f) {
-      open = f.open;
-      dice = f.dice || [];
-      shownN = f.n;
-      dead = f.dead;
-      justCovered = f.covered || [];
-      caption.textContent = W.finalBoard(seatName(f.seat), isYou(f.seat));
-      caption.hidden = false;
-    }
-  }
-  const can = pickable();
-  for (const btn of document.querySelectorAll(".tile")) {
-    const n = Number(btn.dataset.tile);
-    const isOpen = open.includes(n);
-    const offered = can.has(n) && isOpen;
-    btn.classList.toggle("covered", !isOpen);
-    btn.classList.toggle("offered", offered && !selected.has(n));
-    btn.classList.toggle("selected", selected.has(n));
-    btn.classList.toggle("just", justCovered.includes(n));
-    btn.disabled = !offered;
-    btn.setAttribute("aria-label", W.tileLabel(n, isOpen, offered, selected.has(n)));
-  }
-  const diceEl = $("dice");
-  diceEl.textContent = "";
-  diceEl.dataset.throw = shownN === null || shownN === undefined ? "" : String(shownN);
-  for (const d of dice) {
-    const span = document.createElement("span");
-    span.className = dead ? "die dead" : "die";
-    span.textContent = d;
-    span.setAttribute("role", "img");
-    span.setAttribute("aria-label", W.dieLabel(d));
-    diceEl.append(span);
-  }
 }
 
 let shownAuto = null; // the autoplay setting the switches last showed
@@ -195,49 +147,6 @@ function renderControls() {
   $("resign-question").textContent = waiting ? (creator ? W.callOffQ : W.leaveQ) : W.resignQ;
   $("resign-yes").textContent = waiting ? (creator ? W.callOffYes : W.leaveYes) : W.resignYes;
   $("resign-no").textContent = waiting ? W.keepWaiting : W.keepPlaying;
-}
-
-function statusText() {
-  const t = state.turn;
-  if (state.status === "waiting") {
-    const free = state.seats.filter((s) => !s.name).length;
-    return mySeat() >= 0 ? W.waitingFor(free) : W.waitingSeat(free);
-  }
-  if (state.status === "finished") return state.result ? "" : W.calledOff;
-  if (iAmOut()) return W.youAreOut(state.seats[mySeat()].out);
-  if (!t) return "";
-  if (t.dice && t.options.length === 0) {
-    // A dead throw on its way out: the turn passes as soon as it has been seen.
-    return W.deadNotice(seatName(t.seat), isYou(t.seat), t.dice, solo());
-  }
-  if (myTurn()) {
-    if (t.dice === null) {
-      if (touchFirst) return t.one_die ? W.yourThrowOneDieTouch : W.yourThrowTouch;
-      return t.one_die ? W.yourThrowOneDie : W.yourThrow;
-    }
-    if (state.variant === "classic") return W.classicPick(t.dice, total(t.dice));
-    return W.jackpotPick(t.dice, t.options);
-  }
-  return t.dice === null ? W.toThrow(seatName(t.seat)) : W.choosing(seatName(t.seat), t.dice);
-}
-
-// The deadline whose running out has been announced: said once per move due.
-let warnedFor = null;
-function renderDeadline() {
-  const t = state.turn;
-  const el = $("deadline");
-  if (!t || !t.due_at || state.status !== "playing") { text(el, ""); el.classList.remove("urgent"); return; }
-  const you = myTurn();
-  const left = clock(t.due_at);
-  // Near the end the line turns bold and boxed (not colour alone), and the player
-  // whose move it is hears it once in the live region.
-  const urgent = isUrgent(t.due_at, state.deadline_seconds);
-  el.classList.toggle("urgent", urgent);
-  text(el, left ? W.deadline(you, seatName(t.seat), left) : W.timeUp(you, seatName(t.seat)));
-  if (urgent && you && warnedFor !== t.due_at) {
-    warnedFor = t.due_at;
-    announce(W.nearlyUp(secondsLeft(t.due_at), left));
-  }
 }
 
 // -- focus and announcements -----------------------------------------------------
@@ -416,25 +325,14 @@ for (const id of ["autoplay-throws", "autoplay-covers"]) {
   }, "PUT"));
 }
 
-// Keys: Space throws and 1 throws one die only when nothing has focus (a focused
-// button keeps its own Space); a digit covers that tile; Escape clears a pick.
-document.addEventListener("keydown", (e) => {
-  if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-  const target = e.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
-  const nothingFocused = !target || target === document.body || target === document.documentElement;
-  if (e.key === " " || e.code === "Space") {
-    if (nothingFocused && canThrowNow()) { e.preventDefault(); doThrow(2); }
-  } else if (e.key === "1" && canThrowNow() && state.turn.one_die) {
-    e.preventDefault();
-    doThrow(1);
-  } else if (/^[1-9]$/.test(e.key) && myTurn() && state.turn.dice !== null) {
-    e.preventDefault();
-    tileClicked(Number(e.key));
-  } else if (e.key === "Escape" && selected.size) {
-    selected.clear();
-    render();
-  }
+setUpKeys({
+  canThrow: canThrowNow,
+  oneDie: () => state.turn.one_die,
+  canCover: () => myTurn() && state.turn.dice !== null,
+  throwDice: doThrow,
+  tile: tileClicked,
+  hasPick: () => selected.size > 0,
+  clearPick: () => { selected.clear(); render(); },
 });
 
 // -- live updates ----------------------------------------------------------------
@@ -486,4 +384,4 @@ window.addEventListener("online", () => { if (!history.over) connect(seenSeq); }
 
 render();
 connect(0);
-setInterval(renderDeadline, 1000);
+setInterval(() => renderDeadline(state, who, $("deadline")), 1000);

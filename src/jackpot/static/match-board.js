@@ -1,0 +1,59 @@
+// The match page's board: the nine tiles (open, covered, on offer, picked, just
+// covered) and the dice of the throw in view, or the final board once the match is
+// over. Drawn from the state and the page's History; nothing here sends a move.
+import { W } from "./match-words.js";
+
+/**
+ * Draw the board. `can` is the set of tiles a click may pick now, `selected` the
+ * Classic pick, `who` the page's seatName and isYou.
+ */
+export function renderBoard(state, history, selected, can, who) {
+  const t = state.turn;
+  let open = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  let dice = [];
+  let shownN = null; // which throw the dice belong to (two throws may show the same faces)
+  let dead = false;
+  let justCovered = [];
+  const caption = document.getElementById("board-caption");
+  caption.hidden = true;
+  if (t) {
+    open = t.open;
+    const b = history.board;
+    if (t.dice) { dice = t.dice; shownN = b ? b.n : null; dead = t.options.length === 0; }
+    else if (history.lastDead) { dice = history.lastDead.dice; shownN = history.lastDead.n; dead = true; }
+    if (b && b.seat === t.seat && !t.dice && !who.isYou(t.seat)) justCovered = b.covered || [];
+  } else if (state.status === "finished") {
+    const f = history.finalBoard();
+    if (f) {
+      open = f.open;
+      dice = f.dice || [];
+      shownN = f.n;
+      dead = f.dead;
+      justCovered = f.covered || [];
+      caption.textContent = W.finalBoard(who.seatName(f.seat), who.isYou(f.seat));
+      caption.hidden = false;
+    }
+  }
+  for (const btn of document.querySelectorAll(".tile")) {
+    const n = Number(btn.dataset.tile);
+    const isOpen = open.includes(n);
+    const offered = can.has(n) && isOpen;
+    btn.classList.toggle("covered", !isOpen);
+    btn.classList.toggle("offered", offered && !selected.has(n));
+    btn.classList.toggle("selected", selected.has(n));
+    btn.classList.toggle("just", justCovered.includes(n));
+    btn.disabled = !offered;
+    btn.setAttribute("aria-label", W.tileLabel(n, isOpen, offered, selected.has(n)));
+  }
+  const diceEl = document.getElementById("dice");
+  diceEl.textContent = "";
+  diceEl.dataset.throw = shownN === null || shownN === undefined ? "" : String(shownN);
+  for (const d of dice) {
+    const span = document.createElement("span");
+    span.className = dead ? "die dead" : "die";
+    span.textContent = d;
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", W.dieLabel(d));
+    diceEl.append(span);
+  }
+}
