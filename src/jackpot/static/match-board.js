@@ -1,7 +1,10 @@
 // The match page's board: the nine tiles (open, covered, on offer, picked, just
 // covered) and the dice of the throw in view, or the final board once the match is
-// over. Drawn from the state and the page's History; nothing here sends a move.
-import { W } from "./match-words.js";
+// over; under it, a Classic pick's running sum and the sets that fit it. Drawn from the
+// state and the page's History; a set's button calls the page's cover.
+import { W, set } from "./match-words.js";
+
+const total = (d) => d.reduce((a, b) => a + b, 0);
 
 /**
  * Draw the board. `can` is the set of tiles a click may pick now, `selected` the
@@ -55,5 +58,32 @@ export function renderBoard(state, history, selected, can, who) {
     span.setAttribute("role", "img");
     span.setAttribute("aria-label", W.dieLabel(d));
     diceEl.append(span);
+  }
+}
+
+/**
+ * Classic, while the player picks: the running sum, Clear, and a button for each set
+ * that still fits the pick. `turn` is null when nobody picks here now.
+ */
+export function renderPicking(turn, selected, fits, cover) {
+  document.getElementById("picking").hidden = !turn;
+  const optEl = document.getElementById("options");
+  optEl.textContent = "";
+  if (!turn) return;
+  const picked = [...selected].sort((a, b) => a - b);
+  const sumEl = document.getElementById("pick-sum");
+  sumEl.textContent = W.pickSum(total(picked), total(turn.dice));
+  sumEl.setAttribute("aria-label", W.pickSumLabel(picked, total(picked), total(turn.dice)));
+  document.getElementById("pick-clear").hidden = picked.length === 0;
+  const label = document.createElement("span");
+  label.textContent = W.coverLabel;
+  optEl.append(label);
+  for (const o of turn.options.filter(fits)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "option";
+    b.textContent = set(o);
+    b.addEventListener("click", () => cover(o));
+    optEl.append(b);
   }
 }

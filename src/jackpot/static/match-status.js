@@ -1,7 +1,7 @@
-// The match page's sentences about where the match stands: the status line and the
-// deadline line (and its one warning). Kept apart from match.js, which draws and plays;
-// each function takes the state and `who` (seatName, isYou, mySeat, myTurn, iAmOut,
-// solo, touchFirst).
+// The match page's sentences about where the match stands: the status line, the
+// deadline line (and its one warning), what is said when the page opens, and a Classic
+// pick's running total. Kept apart from match.js, which draws and plays; each function
+// takes the state and `who` (seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst).
 import { clock, isUrgent, secondsLeft } from "./countdowns.js";
 import { W } from "./match-words.js";
 import { announce } from "./announce.js";
@@ -50,4 +50,68 @@ export function renderDeadline(state, who, el) {
     warnedFor = t.due_at;
     announce(W.nearlyUp(secondsLeft(t.due_at), left));
   }
+}
+
+/** A past move as the log words it, or null for events that are no move. */
+function moveLine(ev, dice, who) {
+  const name = who.seatName(ev.seat);
+  const you = who.isYou(ev.seat);
+  if (ev.type === "thrown" && ev.options.length === 0) return W.logDead(name, you, ev.dice, who.solo());
+  if (ev.type === "covered") return W.logCover(name, you, dice, ev.tiles);
+  if (ev.type === "turn_ended") {
+    return ev.shut ? W.logJackpot(name, you, ev.throws) : W.logScore(name, you, ev.score, ev.total);
+  }
+  if (ev.type === "seat_out") return W.logOut(name, you, ev.reason);
+  return null;
+}
+
+/** How many of the latest moves the summary on opening names. */
+export const SUMMARY_MOVES = 4;
+
+/**
+ * What a screen reader hears once when the page opens: what happened since the
+ * reader's own last move (from the start for a visitor or before their first move),
+ * at most the latest few moves, then where the match stands. `past` is the match's
+ * events up to the page's state; `result` the heading of the result, if it shows one.
+ */
+export function openingSummary(state, who, past, result) {
+  const me = who.mySeat();
+  let from = -1; // after the reader's last throw or cover
+  past.forEach((ev, i) => {
+    if (me >= 0 && ev.seat === me && (ev.type === "thrown" || ev.type === "covered")) from = i;
+  });
+  const lines = [];
+  let dice = [];
+  let throws = 0;
+  for (const ev of past.slice(from + 1)) {
+    if (ev.type === "thrown") { dice = ev.dice; throws += 1; }
+    if (me >= 0 && ev.type === "turn_ended" && ev.seat === me) continue; // the reader knows
+    const line = moveLine(ev, dice, who);
+    if (line) lines.push(line);
+  }
+  const said = [];
+  if (lines.length) {
+    const latest = lines.slice(-SUMMARY_MOVES);
+    const more = lines.length > latest.length;
+    if (from >= 0) said.push(more ? W.sinceYourMoveLatest(throws, latest) : W.sinceYourMove(latest));
+    else said.push(more ? W.soFarLatest(throws, latest) : W.soFar(latest));
+  }
+  const standing = state.status === "finished" ? result || W.calledOff : statusText(state, who);
+  if (standing) said.push(standing);
+  return said.join(" ");
+}
+
+/** A Classic pick in words: the tiles picked, their running total, and what may still
+ * complete a set ("Picked 3 and 4: 7 of 9, 2 still to choose: 2."). */
+export function pickSaid(state, picked) {
+  const t = state.turn;
+  const goal = total(t.dice);
+  const tiles = [...picked].sort((a, b) => a - b);
+  if (!tiles.length) return W.pickNone(goal);
+  const rest = t.options
+    .filter((o) => tiles.every((n) => o.includes(n)))
+    .map((o) => o.filter((n) => !tiles.includes(n)))
+    .filter((o) => o.length);
+  const sum = total(tiles);
+  return W.pickSay(tiles, sum, goal, goal - sum, rest);
 }

@@ -77,6 +77,16 @@ export const W = {
   pickSum: (sum, total) => t("{sum} of {total}", { sum, total }),
   pickSumLabel: (picked, sum, total) =>
     t("Picked {tiles}: {sum} of {total}.", { tiles: andList(picked), sum, total }),
+  // said (once the player pauses) as tiles are picked and put back
+  pickNone: (total) => t("Nothing picked: pick tiles adding up to {total}.", { total }),
+  pickSay: (picked, sum, total, left, rest) =>
+    t("Picked {tiles}: {sum} of {total}. {left} to go: add {rest}.", {
+      tiles: andList(picked),
+      sum,
+      total,
+      left,
+      rest: orList(rest.map(set)),
+    }),
   cannotJoin: (n, picked, total) =>
     picked.length
       ? t("{tile} cannot go with {picked}: no set of open tiles that adds up to {total} holds them all.", {
@@ -181,6 +191,16 @@ export const W = {
     you ? t("You covered {tiles}.", { tiles: set(o) }) : t("{name} covered {tiles}.", { name: who, tiles: set(o) }),
   sayYourTurn: t("Your turn."),
   sayTurn: (who) => t("{name}'s turn.", { name: who }),
+
+  // said once when the page opens: the latest moves (log lines) before where it stands
+  sinceYourMove: (moves) => t("Since your last move: {moves}.", { moves: moves.join("; ") }),
+  sinceYourMoveLatest: (n, moves) =>
+    tn("Since your last move, {n} throw; the latest: {moves}.", "Since your last move, {n} throws; the latest: {moves}.", n, {
+      moves: moves.join("; "),
+    }),
+  soFar: (moves) => t("So far: {moves}.", { moves: moves.join("; ") }),
+  soFarLatest: (n, moves) =>
+    tn("So far, {n} throw; the latest: {moves}.", "So far, {n} throws; the latest: {moves}.", n, { moves: moves.join("; ") }),
 
   // the result
   practiceShut: (throws) =>

@@ -4,16 +4,16 @@
 // and after a reload. All text is set with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
 import { History } from "./match-log.js";
-import { W, set } from "./match-words.js";
+import { W } from "./match-words.js";
 import { shownName } from "./i18n.js";
 import { play, setUpSoundSwitch } from "./match-sound.js";
 import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 import { Live } from "./match-live.js";
 import { announce } from "./announce.js";
-import { setUpAutoplayNote, showAutoplayNote } from "./match-autoplay.js";
-import { renderBoard } from "./match-board.js";
+import { renderAutoplay, setUpAutoplayNote } from "./match-autoplay.js";
+import { renderBoard, renderPicking } from "./match-board.js";
 import { setUpKeys } from "./match-keys.js";
-import { renderDeadline, statusText } from "./match-status.js";
+import { openingSummary, pickSaid, renderDeadline, statusText } from "./match-status.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -91,7 +91,6 @@ function text(el, words) {
   el.hidden = !words;
 }
 
-let shownAuto = null; // the autoplay setting the switches last showed
 function renderControls() {
   const t = state.turn;
   const mine = myTurn();
@@ -107,40 +106,9 @@ function renderControls() {
   $("skip").hidden = !(pumping && shownSteps > 0);
   $("skip").textContent = W.skip(shownSteps);
 
-  const picking = mine && t.dice !== null && state.variant === "classic";
-  $("picking").hidden = !picking;
-  const optEl = $("options");
-  optEl.textContent = "";
-  if (picking) {
-    const sum = total([...selected]);
-    $("pick-sum").textContent = W.pickSum(sum, total(t.dice));
-    $("pick-sum").setAttribute("aria-label", W.pickSumLabel([...selected].sort((a, b) => a - b), sum, total(t.dice)));
-    $("pick-clear").hidden = selected.size === 0;
-    const label = document.createElement("span");
-    label.textContent = W.coverLabel;
-    optEl.append(label);
-    for (const o of t.options.filter(fits)) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "option";
-      b.textContent = set(o);
-      b.addEventListener("click", () => cover(o));
-      optEl.append(b);
-    }
-  }
+  renderPicking(mine && t.dice !== null && state.variant === "classic" ? t : null, selected, fits, cover);
   $("resign-box").hidden = !(mySeat() >= 0 && state.status !== "finished" && !iAmOut());
-  // Autoplay of forced moves, this match only (the account page sets the default).
-  const auto = mySeat() >= 0 ? state.seats[mySeat()].autoplay : null;
-  $("autoplay-box").hidden = !(auto && state.status === "playing" && !iAmOut());
-  showAutoplayNote($("autoplay-note"), auto);
-  // Follow the match's setting when it changes (here or in another tab), not on every
-  // render: a click waiting for its answer keeps what it shows.
-  const autoNow = JSON.stringify(auto);
-  if (auto && autoNow !== shownAuto) {
-    $("autoplay-throws").checked = auto.throws;
-    $("autoplay-covers").checked = auto.single_covers;
-  }
-  shownAuto = autoNow;
+  renderAutoplay(state, mySeat(), iAmOut());
   const waiting = state.status === "waiting";
   const creator = mySeat() === 0;
   $("resign").textContent = waiting ? (creator ? W.callOff : W.leave) : W.resign;
@@ -196,7 +164,7 @@ function apply(ev) {
     said = history.add(ev);
     state = applyEvent(state, ev);
   }
-  selected.clear();
+  clearPick(false);
   if (ev.type === "thrown") play("dice");
   if (ev.type === "turn_started" && isYou(ev.seat) && !solo()) play("turn");
   if (["joined", "left", "started", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks(matchId, render);
@@ -280,6 +248,25 @@ const canThrowNow = () => myTurn() && state.turn.dice === null && !busy && !pump
 function doThrow(count) { if (canThrowNow() && (count === 2 || state.turn.one_die)) post("throw", { dice: count }); }
 function cover(tiles) { if (myTurn() && state.turn.dice !== null && !busy && !pumping) post("cover", { tiles }); }
 
+// Classic: the pick's tiles, running total and what may complete it are said once the
+// player pauses, not at every key (a cover that completes it is said instead).
+const PICK_SAY_MS = 600;
+let pickTimer = null;
+function sayPick() {
+  clearTimeout(pickTimer);
+  pickTimer = setTimeout(() => {
+    if (myTurn() && state.turn.dice !== null && !busy) announce(pickSaid(state, selected));
+  }, PICK_SAY_MS);
+}
+/** Put every picked tile back; `say` it when the player did so (Escape, Clear). */
+function clearPick(say) {
+  selected.clear();
+  clearTimeout(pickTimer);
+  if (!say) return;
+  render();
+  sayPick();
+}
+
 function tileClicked(n) {
   if (!myTurn() || state.turn.dice === null || busy || pumping) return;
   const t = state.turn;
@@ -298,8 +285,9 @@ function tileClicked(n) {
   }
   const pick = [...selected].sort((a, b) => a - b);
   const match = t.options.find((o) => o.length === pick.length && o.every((x, i) => x === pick[i]));
-  if (match) { cover(match); return; }
+  if (match) { clearTimeout(pickTimer); cover(match); return; }
   render();
+  sayPick();
   // The tile just picked may no longer be offered (it is "picked"): keep focus in the tiles.
   if (document.activeElement === document.body) focusTo(document.querySelector(`.tile[data-tile='${n}']`));
 }
@@ -309,8 +297,7 @@ $("throw").addEventListener("click", () => doThrow(2));
 $("throw-one").addEventListener("click", () => doThrow(1));
 $("skip").addEventListener("click", () => { skipping = true; if (skipNow) skipNow(); focusTo($("throw")); });
 $("pick-clear").addEventListener("click", () => {
-  selected.clear();
-  render();
+  clearPick(true);
   focusTo(document.querySelector(".tile.offered:not(:disabled)"));
 });
 $("resign").addEventListener("click", () => { $("resign-confirm").hidden = false; $("resign").hidden = true; $("resign-no").focus(); });
@@ -332,7 +319,7 @@ setUpKeys({
   throwDice: doThrow,
   tile: tileClicked,
   hasPick: () => selected.size > 0,
-  clearPick: () => { selected.clear(); render(); },
+  clearPick: () => clearPick(true),
 });
 
 // -- live updates ----------------------------------------------------------------
@@ -344,7 +331,8 @@ function take(ev) {
     // History: what happened before this page's state; it builds the log and board.
     history.add(ev);
     seenSeq = ev.seq;
-    if (ev.seq === firstSeqNow) render();
+    if (opening) opening.push(ev);
+    if (ev.seq === firstSeqNow) { render(); sayOpening(); }
     return;
   }
   if (ev.seq > seenSeq + 1 && seenSeq >= firstSeqNow) { resync(); return; }
@@ -355,6 +343,15 @@ function take(ev) {
 }
 
 let firstSeqNow = firstSeq;
+// The events before the page's state, kept until what they tell is said, once, on opening:
+// a player coming back hears what the others did since their move and whose turn it is.
+let opening = [];
+function sayOpening() {
+  if (!opening) return;
+  const heading = $("result").querySelector("h2");
+  announce(openingSummary(state, who, opening, heading ? heading.textContent : ""));
+  opening = null;
+}
 const live = new Live(matchId, {
   onEvent: take,
   onDown: connecting,
@@ -371,6 +368,7 @@ async function resync() {
     state = st;
     firstSeqNow = st.seq;
     seenSeq = 0;
+    if (opening) opening = []; // the history comes again from its start
     history.reset();
     render();
     connect(0);
