@@ -13,6 +13,7 @@ import { announce } from "./announce.js";
 import { renderAutoplay, setUpAutoplayNote } from "./match-autoplay.js";
 import { renderBoard, renderPicking } from "./match-board.js";
 import { setUpKeys } from "./match-keys.js";
+import { setUpInvite } from "./match-invite.js";
 import { openingSummary, pickSaid, renderDeadline, statusText } from "./match-status.js";
 
 const root = document.getElementById("match");
@@ -64,8 +65,8 @@ function render() {
   root.dataset.settled = !busy && !pumping && queue.length === 0 && state.seq >= awaitedSeq ? "1" : "0";
   const waiting = state.status === "waiting";
   const finished = state.status === "finished";
-  const expiry = $("expiry"); // when the lobby gives up: true only while waiting
-  if (expiry) expiry.hidden = !waiting;
+  // When the lobby gives up, and the invitation: only while waiting.
+  for (const id of ["expiry", "invite"]) if ($(id)) $(id).hidden = !waiting;
   $("round").textContent = waiting ? W.waitingHead
     : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
     : W.roundHead(state.round);
@@ -304,6 +305,7 @@ $("resign").addEventListener("click", () => { $("resign-confirm").hidden = false
 $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; $("resign").focus(); });
 $("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; post("resign"); });
 setUpSoundSwitch($("sound"));
+setUpInvite();
 setUpAutoplayNote($("autoplay-note"), $("autoplay-note-close"), [$("autoplay-throws"), $("autoplay-covers")]);
 for (const id of ["autoplay-throws", "autoplay-covers"]) {
   $(id).addEventListener("change", () => post("autoplay", {

@@ -160,6 +160,13 @@ async def match_page(match_id: str, request: Request) -> Response:
         and not seated
         and any(s["name"] is None and not s["bot"] for s in state["seats"])
     )
+    # The address a seated player sends to invite others: from the configured base
+    # URL, never from the request's Host header, which the sender does not control.
+    invite_url = (
+        f"{settings_of(request).link_base}/matches/{state['id']}"
+        if state["status"] == "waiting" and seated
+        else None
+    )
     return await render(
         request,
         "match.html",
@@ -169,6 +176,7 @@ async def match_page(match_id: str, request: Request) -> Response:
             "seats_json": json.dumps({"seats": seats}).replace("<", "\\u003c"),
             "seated": seated,
             "can_join": can_join,
+            "invite_url": invite_url,
             # When the lobby gives up on it (the page hides the line once it starts).
             "expires_at": row["expires_at"] if state["status"] == "waiting" else None,
             "seed": secrets.token_hex(8),
