@@ -54,7 +54,7 @@ def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type:
     for page in (ana, ben):
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#rematch")).to_be_visible()
-    expect(ben.locator("#rematch-status")).to_contain_text("same seats, variant and deadline")
+    expect(ben.locator("#rematch-status")).to_contain_text("the same players, variant and deadline")
 
     # Ben offers from the keyboard: the box's polls leave his focus where it is, and
     # his Enter moves it to the button that replaces the one he pressed.

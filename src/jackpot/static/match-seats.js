@@ -113,11 +113,8 @@ export function renderResult(state, el, seatName, me) {
     ul.append(li);
   }
   el.append(ul);
+  // The ways on (a new match, a rematch, the replay) follow in the page's own box.
   const p = document.createElement("p");
-  p.textContent = `${W.roundsPlayed(r.rounds)} `;
-  const a = document.createElement("a");
-  a.href = "/";
-  a.textContent = W.playAgain;
-  p.append(a);
+  p.textContent = W.roundsPlayed(r.rounds);
   el.append(p);
 }

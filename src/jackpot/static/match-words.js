@@ -223,7 +223,6 @@ export const W = {
     return line;
   },
   roundsPlayed: (n) => t("Rounds played: {n}.", { n }),
-  playAgain: t("Play again"),
 
   errorGeneric: t("That did not work."),
   errorNetwork: t("Could not reach the server; check your connection."),

@@ -82,6 +82,7 @@ function render() {
   renderDeadline(state, who, $("deadline"));
   renderResult(state, $("result"), seatName, mySeat());
   $("finished-links").hidden = !(finished && state.result);
+  $("after").hidden = !(finished && state.result); // what next: a new match, rematch, replay
   if (finished && state.server_seed) $("server-seed").textContent = state.server_seed;
   document.title = W.title(myTurn(), state.variant);
 }

@@ -62,10 +62,10 @@ function render() {
   const actions = document.createElement("div");
   actions.className = "controls";
   if (!o || o.status === "declined") {
-    if (!o) p.textContent = t("Play again with the same seats, variant and deadline?");
+    if (!o) p.textContent = t("Rematch: the same players, variant and deadline, with new dice.");
     else if (o.declined_by === view.your_seat) p.textContent = t("You said no to the rematch.");
     else p.textContent = t("{name} declined the rematch.", { name: nameOf(o.declined_by) });
-    actions.append(button("rematch-offer", o ? t("Offer a rematch again") : t("Offer a rematch"), () => send("")));
+    actions.append(button("rematch-offer", o ? t("Offer the same players a rematch again") : t("Offer the same players a rematch"), () => send("")));
   } else if (o.status === "started") {
     p.textContent = t("Everyone accepted: the rematch has started.") + " ";
     const a = document.createElement("a");
