@@ -30,7 +30,7 @@ class Item:
     due_at: datetime | None
     #: Who offers the rematch; for end news, who left (the player, for "out").
     by: str | None = None
-    #: For end news: why ``by`` left ("timeout"; None: the match ended by play).
+    #: For end news: why ``by`` left ("timeout", "resigned"; None: it ended by play).
     reason: str | None = None
     #: For end news: the player's place, once the match is over.
     place: int | None = None
@@ -70,6 +70,15 @@ def _end_lines(i: Item, variant: str, who: str) -> list[str]:
         lines = [
             _(
                 "%(name)s ran out of time, and your %(variant)s match against %(who)s is over.",
+                name=i.by,
+                variant=variant,
+                who=who,
+            )
+        ]
+    elif i.reason == "resigned":
+        lines = [
+            _(
+                "%(name)s resigned, and your %(variant)s match against %(who)s is over.",
                 name=i.by,
                 variant=variant,
                 who=who,

@@ -175,20 +175,22 @@ def _item(box: Mailbox, n: Any, match: Any) -> Item:
     if n.kind == "rematch":
         item.by = dict(seats).get(box.offers[n.match_id].offered_by, "Another player")
     if n.kind in END_KINDS:
-        item.by, item.reason, item.place = ending(n.seat, match, dict(seats))
+        item.by, item.reason, item.place = ending(n, match, dict(seats))
     return item
 
 
-def ending(seat: int, match: Any, names: dict[int, Any]) -> tuple[Any, str | None, int | None]:
-    """How a match ended for ``seat``, for its end news: who left last and why (the
-    seat itself for "out"; none when the match went on or ended by play), and the
-    seat's place once the match is over."""
+def ending(n: Any, match: Any, names: dict[int, Any]) -> tuple[Any, str | None, int | None]:
+    """How a match ended for the seat of end news ``n``: who left last and why (the
+    seat itself for "out"; for "ended", whoever's leaving ended it, even if the seat
+    left before; none when the match went on or ended by play), and the seat's place
+    once the match is over."""
+    seat = n.seat
     state = match.state or {}
     out: list[str | None] = state.get("out") or []
     left: list[int] = state.get("left") or []
     places = (match.result or {}).get("places") or []
     place = places[seat] if seat < len(places) else None
-    if seat < len(out) and out[seat] is not None:
+    if n.kind == "out" and seat < len(out) and out[seat] is not None:
         return names.get(seat), out[seat], place
     still_in = [s for s, why in enumerate(out) if why is None]
     if left and len(still_in) == 1:

@@ -1,8 +1,9 @@
 """Turn and match-end notices that moves write, rematch notices, the matches awaiting a player.
 
 A move writes its notices in its own transaction, when a person's throw becomes due,
-and when a seat goes out on time, for it and, if that ends the match, for the others
-(``end_notices``): a player put out by the clock is, by then, usually away.
+when a seat goes out on time (for it), and when the match ends, for every person but
+the one whose own action ended it (``end_notices``): a player put out by the clock,
+or one at their own pace with days for a throw, is by then usually away.
 A reminder is written when a turn begins; for each later throw of the same turn the
 move rewrites it only if it is close to going out (``MoveTx`` knows when it goes), and
 otherwise the workers move it on to the throw then due when its time comes
@@ -15,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Event, Match, MatchEnded, SeatOut
@@ -39,8 +40,9 @@ REMINDER_LEEWAY = timedelta(minutes=5)
 #: Early reminders moved on per pass.
 MOVE_BATCH = 100
 #: The kinds of news of a match's end: "out" for the seat the clock put out, "ended"
-#: for the people still in when the clock ended the match. They stay
-#: true once written (still_true in mailbox.py), and follow the turn mail setting.
+#: for the others when the match ended (``end_notices`` says who). They stay
+#: true once written (still_true in mailbox.py), and follow the turn mail setting; a
+#: seat's "ended" goes once it answers a rematch offer (``forget_end_news``).
 END_KINDS = ("out", "ended")
 
 
@@ -122,15 +124,23 @@ def due_notices(
 
 
 def end_notices(
-    row: Any, seat_rows: list[Any], events: list[Event], m: Match, now: datetime
+    row: Any,
+    seat_rows: list[Any],
+    events: list[Event],
+    m: Match,
+    now: datetime,
+    on_page: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The ``notices`` rows for a move in which the clock put seats out (``events``:
-    the engine's, ``m``: the match after them): one "out" for each person put out,
-    and, if the match ended, one "ended" for each person still in. One of each per
-    seat and match (the key). A resignation alone writes none: the one who resigned
-    did it on the page, and the others' pages say it (a rematch offer may follow)."""
+    """The ``notices`` rows for a move in which the clock put seats out or the match
+    ended (``events``: the engine's, ``m``: the match after them): one "out" for each
+    person the clock put out; if the match ended, one "ended" for each person still
+    in when the clock ended it, or for every person when play or a resignation did,
+    but never for ``on_page``, the seat whose own action this was (a throw, a cover,
+    a resignation): they saw the end happen. One of each per seat and match (the
+    key)."""
     outs = [ev for ev in events if isinstance(ev, SeatOut) and ev.reason == "timeout"]
-    if not outs:
+    ended = any(isinstance(ev, MatchEnded) for ev in events)
+    if not outs and not ended:
         return []
     people = [s["seat"] for s in seat_rows if not s["is_bot"] and s["user_id"] is not None]
     match_id = row["id"]
@@ -151,9 +161,18 @@ def end_notices(
         }
 
     rows = [notice(ev.seat, "out") for ev in outs if ev.seat in people]
-    if any(isinstance(ev, MatchEnded) for ev in events):
-        rows += [notice(seat, "ended") for seat in people if m.out[seat] is None]
+    if ended:
+        # The clock's end: those it put out before were told then ("out").
+        told = [s for s in people if m.out[s] is None] if outs else people
+        rows += [notice(seat, "ended") for seat in told if seat != on_page]
     return rows
+
+
+async def forget_end_news(conn: AsyncConnection, match_id: str, seat: int) -> None:
+    """A seat offers, accepts or declines a rematch: it knows the match is over, so
+    its "ended" news, if not gone yet, would be no news (mail and push alike: both
+    workers skip a notice that is no longer there)."""
+    await conn.execute(delete(notices).where(notices.c.key == f"ended:{match_id}:{seat}"))
 
 
 async def move_early_reminders(db: Database, now: datetime) -> int:

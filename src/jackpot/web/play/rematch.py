@@ -30,7 +30,7 @@ from jackpot.web.base.http import bus_of, current_actor, db_of, require_actor
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_notify import rematch_offers
 from jackpot.web.matches import store
-from jackpot.web.notify.notices import note_rematch
+from jackpot.web.notify.notices import forget_end_news, note_rematch
 from jackpot.web.notify.stream import poke_players
 from jackpot.web.play import seating
 from jackpot.web.play.transaction import Outcome
@@ -121,6 +121,7 @@ async def want_rematch(
             raise conflict("a rematch can be offered once the match is over", "not_finished")
         raise conflict("a rematch needs two people or more with their accounts", "no_rematch")
     seed = seating.check_client_seed(client_seed)
+    await forget_end_news(conn, match_id, seat)
     offer = await _offer_row(conn, match_id)
     if offer is not None and offer.status == "started":
         return _view(row, seat_rows, offer, actor.user_id), []
@@ -226,6 +227,7 @@ async def decline_rematch(conn: AsyncConnection, actor: Actor, match_id: str) ->
     offer = await _offer_row(conn, match_id)
     if offer is None or offer.status != "open":
         raise conflict("there is no rematch on offer", "no_offer")
+    await forget_end_news(conn, match_id, seat)
     await conn.execute(
         update(rematch_offers)
         .where(rematch_offers.c.match_id == match_id, rematch_offers.c.version == offer.version)

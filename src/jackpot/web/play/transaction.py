@@ -127,6 +127,9 @@ class MoveTx:
         self.autoplay_changed: tuple[int, bool, bool] | None = None
         #: The seat of the person who moved themselves in this action, if one did.
         self.mover: int | None = None
+        #: The seat of the person whose own action this is (a move, a resignation,
+        #: an autoplay switch; ``seat_of``): on the page, so no news of the end for it.
+        self.on_page: int | None = None
         self.new_row: Row | None = None
         #: ``known`` once saved (``plan``).
         self.known_after = known
@@ -138,9 +141,11 @@ class MoveTx:
         )
 
     def seat_of(self, actor: Actor) -> int:
+        """The actor's seat, kept as ``on_page``: whoever asks acts here themselves."""
         for s in self.seat_rows:
             if s["user_id"] == actor.user_id and not s["is_bot"]:
-                return int(s["seat"])
+                self.on_page = int(s["seat"])
+                return self.on_page
         raise forbidden("you have no seat in this match", "not_seated")
 
     def apply(
@@ -257,7 +262,9 @@ class MoveTx:
         replaces_reminder, notices = self._notices(due_at)
         # Before the reminder, which stays last (MoveWrites.notices).
         notices = [
-            *end_notices(self.row, self.seat_rows, self.engine_events, self.match, self.now),
+            *end_notices(
+                self.row, self.seat_rows, self.engine_events, self.match, self.now, self.on_page
+            ),
             *notices,
         ]
         quiet.difference_update(n["seat"] for n in notices if n["kind"] == "turn")

@@ -31,8 +31,10 @@ class About:
     due_at: datetime | None
     #: Who offers the rematch; for "ended", who left last.
     by: str | None = None
-    #: For "ended": why ``by`` left ("timeout"; None: the match ended by play).
+    #: For "ended": why ``by`` left ("timeout", "resigned"; None: it ended by play).
     reason: str | None = None
+    #: For end news: the reader's place, once the match is over.
+    place: int | None = None
 
 
 def left(delta: timedelta) -> str:
@@ -111,6 +113,10 @@ def _end_texts(about: About, classic: bool, names: str) -> tuple[str, str]:
         body = _("Your Jackpot match against %(names)s is over.", names=names)
     if about.by is not None and about.reason == "timeout":
         body = _("%(name)s ran out of time.", name=about.by) + " " + body
+    elif about.by is not None and about.reason == "resigned":
+        body = _("%(name)s resigned.", name=about.by) + " " + body
+    if about.place is not None:
+        body += " " + _("You finished in place %(place)s.", place=about.place)
     return _("Match over"), body
 
 

@@ -211,9 +211,9 @@ async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[i
         elif not still_true(n, match):
             return None, browsers, done, locale
     assert match is not None
-    reason = None
+    reason = place = None
     if n.kind in END_KINDS:
-        by, reason, _place = ending(n.seat, match, names)
+        by, reason, place = ending(n, match, names)
     return (
         About(
             n.kind,
@@ -223,6 +223,7 @@ async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[i
             match.due_at if n.kind in ("turn", "reminder") else None,
             by,
             reason,
+            place,
         ),
         browsers,
         done,
