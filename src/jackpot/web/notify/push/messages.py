@@ -100,7 +100,7 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
 
 
 def _end_texts(about: About, classic: bool, names: str) -> tuple[str, str]:
-    """News of a match's end: out on time, or the others gone."""
+    """News of a match's end: out on time, or the match over (why, and the place)."""
     if about.kind == "out":
         if classic:
             body = _("Your time ran out in Classic against %(names)s: you are out.", names=names)
