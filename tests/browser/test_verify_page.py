@@ -58,3 +58,24 @@ def test_a_record_that_cannot_be_fetched_is_said_in_the_pages_words(
     problem = page.locator("#verify-problem-text")
     expect(problem).to_have_text(re.compile(r"could not be reached"), timeout=30000)
     assert not re.search(r"TypeError|Failed to fetch", problem.inner_text())
+
+
+def test_a_failure_is_said_once_and_an_empty_box_is_no_failure(
+    page: Page, live_server
+) -> None:  # type: ignore[no-untyped-def]
+    """The reason stands in the problem box alone (the verdict above it is short), no
+    empty "What was checked" heading; an empty box is a hint, not a red failure."""
+    page.goto(live_server.url + "/verify")
+    page.fill("#record-text", '{"format": "jackpot-record/2", "variant"')
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_have_text("✗ Not verified.", timeout=30000)
+    reason = page.locator("#verify-problem-text").inner_text()
+    assert "cut off" in reason
+    assert reason not in page.locator("#verify-summary").inner_text()
+    expect(page.locator("#verify-checked")).to_be_hidden()
+
+    page.fill("#record-text", "   ")
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_contain_text("paste a record")
+    expect(page.locator("#verify-problem")).to_be_hidden()
+    expect(page.locator("#verify-outcome")).not_to_have_class(re.compile(r"\bbad\b"))

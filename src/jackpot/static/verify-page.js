@@ -13,13 +13,20 @@ const problemBox = document.getElementById("verify-problem");
 const problemText = document.getElementById("verify-problem-text");
 const checks = document.getElementById("verify-checks");
 
+// A failure's reason is said once, in the problem box: the verdict line above it is
+// short, and the checks' heading shows only when some checks passed.
 function show(report) {
   outcome.hidden = false;
   outcome.classList.toggle("ok", report.ok);
-  outcome.classList.toggle("bad", !report.ok);
-  summary.textContent = (report.ok ? "✓ " : "✗ ") + report.summary;
-  problemBox.hidden = report.ok;
+  outcome.classList.toggle("bad", !report.ok && Boolean(report.problem));
+  // (Babel finds no t() inside a template literal: these are plain strings.)
+  let verdict = report.summary;
+  if (report.ok) verdict = "✓ " + report.summary;
+  else if (report.problem) verdict = "✗ " + t("Not verified.");
+  summary.textContent = verdict;
+  problemBox.hidden = report.ok || !report.problem;
   problemText.textContent = report.problem || "";
+  document.getElementById("verify-checked").hidden = !report.checks.length;
   document.getElementById("verify-scope").hidden = !report.ok;
   checks.replaceChildren(
     ...report.checks.map((sentence) => {
@@ -50,8 +57,8 @@ form.addEventListener("submit", (event) => {
     show({
       ok: false,
       checks: [],
-      problem: t("there is no record to check: paste one or choose a file"),
-      summary: t("Nothing to check yet."),
+      problem: null,
+      summary: t("Nothing to check yet: paste a record above or choose its file."),
     });
     return;
   }
