@@ -145,8 +145,8 @@ async def test_a_resignation_is_said_on_my_matches_and_mailed_to_the_other(  # t
     rows = await notice_rows(db, state["id"])
     assert [(r.kind, r.seat) for r in rows if r.kind in ("out", "ended")] == [("ended", 1)]
     page = (await ben.client.get("/my")).text
-    assert f"Finished, place 1: {ana.name} resigned" in page
-    assert "Finished, place 2: you resigned" in (await ana.client.get("/my")).text
+    assert f"Finished, place 1 ({ana.name} resigned)" in page
+    assert "Finished, place 2 (you resigned)" in (await ana.client.get("/my")).text
     assert await mail_step(db, settings, utcnow() + GRACE + timedelta(seconds=1)) == 1
     [mail] = to(received, ben)
     assert mail["Subject"] == f"Your Jackpot match against {ana.name} is over"
@@ -278,9 +278,9 @@ async def test_my_matches_says_a_match_was_lost_on_time(app, make_client) -> Non
     assert [(m["id"], m["out"], m["ended_by"]) for m in mine] == [(state["id"], "timeout", None)]
     theirs = (await ben.client.get("/api/my/matches")).json()["matches"]
     assert theirs[0]["ended_by"] == {"name": ana.name, "reason": "timeout"}
-    assert "Finished, place 2: you ran out of time" in (await ana.client.get("/my")).text
+    assert "Finished, place 2 (you ran out of time)" in (await ana.client.get("/my")).text
     page = (await ben.client.get("/my")).text
-    assert f"Finished, place 1: {ana.name} ran out of time" in page
+    assert f"Finished, place 1 ({ana.name} ran out of time)" in page
 
 
 async def test_a_rematch_offer_rides_with_the_news_of_the_end(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
