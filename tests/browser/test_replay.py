@@ -131,6 +131,7 @@ def test_replay_fits_a_phone(browser: Browser, live_server: Any) -> None:
     page.goto(f"{url}/matches/{mid}/replay")
     expect(page.locator("#where")).to_contain_text("Step 1 of")
     expect(page.locator("svg.chart")).to_be_visible()
+    expect(page.locator(".keys-hint")).to_be_visible()  # this phone has no touch screen
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"), full_page=True)
@@ -273,3 +274,17 @@ def test_the_replay_is_offered_when_a_match_ends_on_the_page(page: Page, live_se
     expect(offer).to_be_visible()
     offer.click()
     expect(page.locator("#where")).to_contain_text("Step 1 of")
+
+
+def test_a_touch_screen_is_not_told_about_keys(browser: Browser, live_server: Any) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = ctx.new_page()
+    page.goto(live_server.url + "/")
+    mid = finished_match(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{mid}/replay")
+    expect(page.locator("#where")).to_contain_text("Step 1 of")
+    expect(page.locator(".keys-hint")).to_have_count(1)
+    expect(page.locator(".keys-hint")).to_be_hidden()
+    ctx.close()
