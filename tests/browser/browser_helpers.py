@@ -1,6 +1,7 @@
 """Shared bits of the browser tests."""
 
 import re
+from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page
 
@@ -69,3 +70,30 @@ def start_match(
         if page.request.get(f"{url}/api/matches/{mid}").json()["status"] == "playing":
             return mid
     raise AssertionError("five matches in a row ended before a person moved")
+
+
+def classic_sets(
+    page: Page, url: str, wanted: Callable[[list[list[int]]], bool], throw: Callable[[], None]
+) -> tuple[list[list[int]], int]:
+    """Practises Classic alone (a new match whenever one ends) until a throw offers
+    sets of tiles that ``wanted`` accepts, covering every other throw with its first
+    set; ``throw`` presses Throw. Returns the sets on offer and the dice's total."""
+    page.goto(url + "/")
+    page.click("text=Practise Classic alone")
+    for _ in range(200):
+        action = page.wait_for_function(NEXT_ACTION).json_value()
+        if action == "over":
+            page.goto(url + "/")
+            page.click("text=Practise Classic alone")
+            continue
+        if action == "throw":
+            throw()
+            continue
+        sets: list[list[int]] = page.evaluate(
+            "[...document.querySelectorAll('.option')]"
+            ".map(b => b.textContent.split(' + ').map(Number))"
+        )
+        if wanted(sets):
+            return sets, sum(int(d) for d in page.locator("#dice .die").all_inner_texts())
+        page.locator(".option").first.click()
+    raise AssertionError("no throw offered the sets wanted")

@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 from a11y import assert_axe_clean
-from browser_helpers import account, play_the_bot
+from browser_helpers import account, play_the_bot, start_match
 from playwright.sync_api import Browser, Page, expect
 
 
@@ -44,10 +44,7 @@ def test_after_a_people_match_the_rematch_is_for_the_same_players(
     try:
         ana = account(ana_ctx, url, f"Ana{tag}")
         ben = account(ben_ctx, url, f"Ben{tag}")
-        r = ana.request.post(url + "/api/matches", data={"seats": 2, "bots": 0})
-        assert r.status == 201, r.text()
-        mid = r.json()["id"]
-        assert ben.request.post(f"{url}/api/matches/{mid}/join", data={}).ok
+        mid = start_match(ana, url, {"seats": 2, "bots": 0}, (ben,))
         ana.goto(f"{url}/matches/{mid}")
         expect(ana.locator("#after")).to_be_hidden()
         assert ana.request.post(f"{url}/api/matches/{mid}/resign", data={}).ok

@@ -10,7 +10,7 @@ import secrets
 import time
 from typing import Any
 
-from browser_helpers import NEXT_ACTION, play_the_bot, start_match
+from browser_helpers import NEXT_ACTION, classic_sets, play_the_bot, start_match
 from playwright.sync_api import Browser, Page, expect
 from test_replay import finished_match
 
@@ -240,59 +240,43 @@ def test_keyboard_play_keeps_focus_in_the_order_of_play(page: Page, live_server:
 
 
 def test_classic_sets_narrow_as_tiles_are_picked(page: Page, live_server: Any) -> None:
-    url = live_server.url
-    page.goto(url + "/")
-    page.click("text=Practise Classic alone")
-    for _ in range(200):
-        action = page.wait_for_function(NEXT_ACTION).json_value()
-        if action == "over":
-            page.goto(url + "/")
-            page.click("text=Practise Classic alone")
-            continue
-        if action == "throw":
-            page.click("#throw")
-            continue
-        sets = page.evaluate(
-            "[...document.querySelectorAll('.option')]"
-            ".map(b => b.textContent.split(' + ').map(Number))"
+    sets, total = classic_sets(
+        page,
+        live_server.url,
+        lambda sets: len(sets) >= 2 and any(len(s) > 1 for s in sets),
+        lambda: page.click("#throw"),
+    )
+    multi = [s for s in sets if len(s) > 1]
+    chosen = multi[0]
+    expect(page.locator("#pick-sum")).to_have_text(f"0 of {total}")
+    page.click(f".tile[data-tile='{chosen[0]}']")
+    expect(page.locator("#pick-sum")).to_have_text(f"{chosen[0]} of {total}")
+    # Only tiles that can still complete a set with the pick stay highlighted.
+    can = sorted({t for s in sets if chosen[0] in s for t in s if t != chosen[0]})
+    offered = sorted(
+        int(t)
+        for t in page.locator(".tile.offered").evaluate_all("ts => ts.map(t => t.dataset.tile)")
+    )
+    assert offered == can, (offered, can)
+    expect(page.locator(".option")).to_have_count(len([s for s in sets if chosen[0] in s]))
+    # A tile that cannot join says why, by key.
+    open_tiles = [
+        int(t)
+        for t in page.locator(".tile:not(.covered)").evaluate_all(
+            "ts => ts.map(t => t.dataset.tile)"
         )
-        multi = [s for s in sets if len(s) > 1]
-        total = sum(int(d) for d in page.locator("#dice .die").all_inner_texts())
-        if not multi or len(sets) < 2:
-            page.locator(".option").first.click()
-            continue
-        chosen = multi[0]
-        expect(page.locator("#pick-sum")).to_have_text(f"0 of {total}")
-        page.click(f".tile[data-tile='{chosen[0]}']")
-        expect(page.locator("#pick-sum")).to_have_text(f"{chosen[0]} of {total}")
-        # Only tiles that can still complete a set with the pick stay highlighted.
-        can = sorted({t for s in sets if chosen[0] in s for t in s if t != chosen[0]})
-        offered = sorted(
-            int(t)
-            for t in page.locator(".tile.offered").evaluate_all("ts => ts.map(t => t.dataset.tile)")
-        )
-        assert offered == can, (offered, can)
-        expect(page.locator(".option")).to_have_count(len([s for s in sets if chosen[0] in s]))
-        # A tile that cannot join says why, by key.
-        open_tiles = [
-            int(t)
-            for t in page.locator(".tile:not(.covered)").evaluate_all(
-                "ts => ts.map(t => t.dataset.tile)"
-            )
-        ]
-        misfit = [t for t in open_tiles if t not in can and t != chosen[0]]
-        if misfit:
-            page.keyboard.press(str(misfit[0]))
-            expect(page.locator("#message")).to_contain_text(f"{misfit[0]} cannot go with")
-        # Clear starts again; then the whole set, tile by tile, covers it.
-        page.click("#pick-clear")
-        expect(page.locator("#pick-sum")).to_have_text(f"0 of {total}")
-        for t in chosen:
-            page.click(f".tile[data-tile='{t}']")
-        for t in chosen:
-            expect(page.locator(f".tile[data-tile='{t}']")).to_have_class(re.compile("covered"))
-        return
-    raise AssertionError("no throw offered a choice of sets")
+    ]
+    misfit = [t for t in open_tiles if t not in can and t != chosen[0]]
+    if misfit:
+        page.keyboard.press(str(misfit[0]))
+        expect(page.locator("#message")).to_contain_text(f"{misfit[0]} cannot go with")
+    # Clear starts again; then the whole set, tile by tile, covers it.
+    page.click("#pick-clear")
+    expect(page.locator("#pick-sum")).to_have_text(f"0 of {total}")
+    for t in chosen:
+        page.click(f".tile[data-tile='{t}']")
+    for t in chosen:
+        expect(page.locator(f".tile[data-tile='{t}']")).to_have_class(re.compile("covered"))
 
 
 def test_a_seat_that_is_out_watches_the_match_go_on(browser: Browser, live_server: Any) -> None:

@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 from a11y import assert_axe_clean
-from browser_helpers import NEXT_ACTION, account, start_match
+from browser_helpers import account, classic_sets, start_match
 from playwright.sync_api import Browser, Page, expect
 
 
@@ -62,36 +62,24 @@ def test_the_bots_moves_since_mine_are_said_once_on_opening(
 
 
 def test_a_classic_pick_says_its_running_total(page: Page, live_server: Any) -> None:
-    url = live_server.url
-    page.goto(url + "/")
-    page.click("text=Practise Classic alone")
-    for _ in range(200):
-        action = page.wait_for_function(NEXT_ACTION).json_value()
-        if action == "over":
-            page.goto(url + "/")
-            page.click("text=Practise Classic alone")
-            continue
-        if action == "throw":
-            page.keyboard.press("Space")
-            continue
-        sets = page.evaluate(
-            "[...document.querySelectorAll('.option')]"
-            ".map(b => b.textContent.split(' + ').map(Number))"
-        )
+    def first_of_a_set(sets: list[list[int]]) -> int | None:
+        """A tile that begins a set of two or more and is no set of its own."""
         singles = {s[0] for s in sets if len(s) == 1}
-        first = next((s[0] for s in sets if len(s) > 1 and s[0] not in singles), None)
-        if first is None:
-            page.locator(".option").first.click()
-            continue
-        total = sum(int(d) for d in page.locator("#dice .die").all_inner_texts())
-        page.keyboard.press(str(first))
-        picked = page.locator("#announce p", has_text=f"Picked {first}: {first} of {total}.")
-        expect(picked).to_have_count(1)
-        expect(picked).to_contain_text(f"{total - first} to go: add ")
-        page.keyboard.press("Escape")
-        expect(page.locator("#announce p").last).to_have_text(
-            f"Nothing picked: pick tiles adding up to {total}."
-        )
-        assert_axe_clean(page, "a Classic pick")
-        return
-    raise AssertionError("no throw offered a set of two tiles or more")
+        return next((s[0] for s in sets if len(s) > 1 and s[0] not in singles), None)
+
+    sets, total = classic_sets(
+        page,
+        live_server.url,
+        lambda sets: first_of_a_set(sets) is not None,
+        lambda: page.keyboard.press("Space"),
+    )
+    first = first_of_a_set(sets)
+    page.keyboard.press(str(first))
+    picked = page.locator("#announce p", has_text=f"Picked {first}: {first} of {total}.")
+    expect(picked).to_have_count(1)
+    expect(picked).to_contain_text(f"{total - first} to go: add ")
+    page.keyboard.press("Escape")
+    expect(page.locator("#announce p").last).to_have_text(
+        f"Nothing picked: pick tiles adding up to {total}."
+    )
+    assert_axe_clean(page, "a Classic pick")

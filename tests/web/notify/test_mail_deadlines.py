@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from test_match_end import due_of, smtp, text_of, to  # noqa: F401 (smtp: a fixture)
+from test_match_end import due_of, text_of, to
 from test_notify import player, start_match
 
 from jackpot.i18n import gettext, use_locale
@@ -34,7 +34,7 @@ def deadline_line(text: str) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "pt", "ms", "et", "sk"])
 async def test_a_turn_mail_says_the_time_left_and_labels_utc(  # type: ignore[no-untyped-def]
-    app, make_client, smtp, lang  # noqa: F811
+    app, make_client, smtp, lang
 ) -> None:
     settings, received = smtp
     ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
@@ -59,7 +59,7 @@ async def test_a_turn_mail_says_the_time_left_and_labels_utc(  # type: ignore[no
         assert not line.startswith("Deadline"), line  # the recipient's language
 
 
-async def test_a_reminder_says_the_time_left_first(app, make_client, smtp) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+async def test_a_reminder_says_the_time_left_first(app, make_client, smtp) -> None:  # type: ignore[no-untyped-def]
     settings, received = smtp
     ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
     state = await start_match(ana, ben)

@@ -7,13 +7,12 @@ and the workers get their own clock (``now``), as in test_notify.py."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from test_notify import DAY, Player, body, free_port, mails_to, notice_rows, player, start_match
+from test_notify import DAY, Player, body, mails_to, notice_rows, player, start_match
 from test_push import Browser, PushService
 from web_helpers import bot_match, move, play_out, seated
 
@@ -29,28 +28,6 @@ from jackpot.web.play.sweeper import sweep_once
 def settings(settings: Any) -> Any:
     """The push service of these tests listens on http://127.0.0.1 (test_push.py)."""
     return dataclasses.replace(settings, push_allow_local=True)
-
-
-@pytest.fixture
-def smtp(settings: Any) -> Iterator[tuple[Any, list[EmailMessage]]]:
-    """A real SMTP server on 127.0.0.1 (aiosmtpd), as test_notify.py's, and the
-    settings that send to it: what it received."""
-    from aiosmtpd.controller import Controller
-    from aiosmtpd.handlers import Message
-
-    received: list[EmailMessage] = []
-
-    class Keep(Message):  # type: ignore[misc]
-        def handle_message(self, message: Any) -> None:
-            received.append(message)
-
-    port = free_port()
-    server = Controller(Keep(), hostname="127.0.0.1", port=port)
-    server.start()
-    try:
-        yield dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=port), received
-    finally:
-        server.stop()
 
 
 def due_of(state: dict[str, Any]) -> datetime:

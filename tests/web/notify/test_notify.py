@@ -635,27 +635,12 @@ async def test_a_failed_send_is_retried_with_backoff(app, make_client, settings,
     assert backoff(1) < backoff(2) < backoff(3) and backoff(30) == timedelta(hours=1)
 
 
-async def test_mail_goes_through_a_real_smtp_server(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
-    from aiosmtpd.controller import Controller
-    from aiosmtpd.handlers import Message
-
-    received: list[EmailMessage] = []
-
-    class Keep(Message):  # type: ignore[misc]
-        def handle_message(self, message: Any) -> None:
-            received.append(message)
-
-    port = free_port()
-    server = Controller(Keep(), hostname="127.0.0.1", port=port)
-    server.start()
-    try:
-        ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
-        t0 = utcnow()
-        state = await start_match(ana, ben)
-        smtp = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=port)
-        assert await mail_step(app.state.db, smtp, t0 + timedelta(minutes=2)) == 1
-    finally:
-        server.stop()
+async def test_mail_goes_through_a_real_smtp_server(app, make_client, smtp) -> None:  # type: ignore[no-untyped-def]
+    settings, received = smtp
+    ana, ben = await player(make_client, "Ana"), await player(make_client, "Ben")
+    t0 = utcnow()
+    state = await start_match(ana, ben)
+    assert await mail_step(app.state.db, settings, t0 + timedelta(minutes=2)) == 1
     [msg] = received
     assert msg["To"] == ana.email
     assert msg["Subject"] == f"Your throw in Jackpot against {ben.name}"
