@@ -114,7 +114,8 @@ def sweep(args: argparse.Namespace) -> int:
     from jackpot.web.base.bus_redis import make_bus
     from jackpot.web.base.db import Database
     from jackpot.web.base.identity import share_changes
-    from jackpot.web.play.sweeper import expire_lobby, run_sweeper, sweep_once
+    from jackpot.web.base.steps import run_steps
+    from jackpot.web.wiring import background_steps, listen
 
     settings = _settings()
     if settings is None:
@@ -127,35 +128,24 @@ def sweep(args: argparse.Namespace) -> int:
         )
 
     async def main() -> None:
-        db = Database(settings.database_url)
-        await db.upgrade()
+        listen()
         # Timeouts must reach the watchers of every server process: with
         # JACKPOT_REDIS_URL they are published through Redis.
         bus = make_bus(settings.redis_url)
+        db = Database(settings.database_url, bus)
+        await db.upgrade()
         # The guests it deletes are announced like a log-out (identity.share_changes).
         share_changes(db.actors, bus, alone=False, seconds=settings.credential_cache_seconds)
         await bus.start()
         try:
+            steps = background_steps(db, settings)
             if args.once:
-                from jackpot.web.notify.mailer import mail_step
-                from jackpot.web.notify.resets import send_reset_mails
-
-                n = await sweep_once(db, bus)
-                print(f"applied {n} timeout{'s' if n != 1 else ''}")
-                n = await expire_lobby(db, bus)
-                print(f"called off {n} stale lobby match{'es' if n != 1 else ''}")
-                sent = await send_reset_mails(db, settings)
-                sent += await mail_step(db, settings)
-                print(f"sent {sent} mail{'s' if sent != 1 else ''}")
+                for step in steps:
+                    done = await step.run()
+                    if done is not None:
+                        print(f"{step.name}: {done}")
             else:
-                await run_sweeper(
-                    db,
-                    bus,
-                    settings.sweep_interval,
-                    settings.guest_days,
-                    asyncio.Event(),
-                    settings=settings,
-                )
+                await run_steps(steps, asyncio.Event())
         finally:
             await bus.aclose()
             await db.dispose()

@@ -1,7 +1,8 @@
 """The application: every feature's routes, the middlewares, and its lifetime.
 
-Settings, database, bus and sweeper live as long as it does; the fast lane for
-moves sits among the middlewares.
+Settings, database, bus and the background steps live as long as it does; the fast
+lane for moves sits among the middlewares. Who hears of play, and which steps run,
+is wiring.py's.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from jackpot.web.base.openapi_errors import document_errors
 from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.responses import handle_errors
 from jackpot.web.base.settings import Settings, load_settings
+from jackpot.web.base.steps import run_steps
 from jackpot.web.base.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.templates import make_templates
 from jackpot.web.base.text_guard import TextGuard
@@ -40,14 +42,14 @@ from jackpot.web.notify import routes as notify_routes
 from jackpot.web.notify import stream as user_stream
 from jackpot.web.notify.push import routes as push_routes
 from jackpot.web.notify.push.keys import application_server_key
-from jackpot.web.notify.stream import UserHub
+from jackpot.web.notify.user_hub import UserHub
 from jackpot.web.play import api as play_api
 from jackpot.web.play import pages as play_pages
 from jackpot.web.play import rematch
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
-from jackpot.web.play.sweeper import run_sweeper
 from jackpot.web.players import leaderboard, profile, replay
+from jackpot.web.wiring import background_steps, listen
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
@@ -98,7 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.database_url)
+        listen()
+        db = Database(settings.database_url, app.state.bus)
         await db.upgrade()
         app.state.db = db
         # The exact solver's tables take about a second to build; build them now, off
@@ -117,16 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stop = asyncio.Event()
         task = None
         if settings.sweeper_in_process:
-            task = asyncio.create_task(
-                run_sweeper(
-                    db,
-                    app.state.bus,
-                    settings.sweep_interval,
-                    settings.guest_days,
-                    stop,
-                    settings=settings,
-                )
-            )
+            task = asyncio.create_task(run_steps(background_steps(db, settings), stop))
         try:
             yield
         finally:

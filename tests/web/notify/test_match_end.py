@@ -37,7 +37,7 @@ def due_of(state: dict[str, Any]) -> datetime:
 async def time_out(app: Any, state: dict[str, Any]) -> datetime:
     """Let the throw due in ``state`` pass; the sweeper's time."""
     late = due_of(state) + timedelta(seconds=1)
-    assert await sweep_once(app.state.db, app.state.bus, late) == 1
+    assert await sweep_once(app.state.db, late) == 1
     return late
 
 

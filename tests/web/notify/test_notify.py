@@ -24,14 +24,13 @@ from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.models_notify import notices
-from jackpot.web.notify import mailer
+from jackpot.web.notify import listeners, mailer
 from jackpot.web.notify.mailer import backoff, mail_step
 from jackpot.web.notify.notices import GRACE, grace
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
 from jackpot.web.notify.push.sender import push_step
-from jackpot.web.play import transaction
+from jackpot.web.play.move_plan import MovePlan
 from jackpot.web.play.move_statements import MoveWrites
-from jackpot.web.play.transaction import MoveTx
 
 DAY = 86400
 _names = iter(range(10_000))
@@ -179,15 +178,15 @@ async def test_a_turns_news_goes_with_the_players_first_move(  # type: ignore[no
     state = await start_match(ana, ben)
     db: Database = app.state.db
     dropped: list[int] = []
-    plan = MoveTx.plan
+    writes_of = MovePlan.writes
 
-    def spy(self: MoveTx) -> MoveWrites:
-        writes = plan(self)
+    def spy(self: MovePlan) -> MoveWrites:
+        writes = writes_of(self)
         if writes.drop_turn is not None:
             dropped.append(writes.drop_turn)
         return writes
 
-    monkeypatch.setattr(MoveTx, "plan", spy)
+    monkeypatch.setattr(MovePlan, "writes", spy)
 
     async def waiting() -> list[int]:
         rows = await notice_rows(db, state["id"])
@@ -334,7 +333,7 @@ async def test_a_throw_replaces_the_reminder_of_the_one_before(  # type: ignore[
 ) -> None:
     """When the pending reminder is near its time (here: every reminder is, by a
     leeway of two days), each new throw due rewrites it for itself."""
-    monkeypatch.setattr(transaction, "REMINDER_LEEWAY", timedelta(days=2))
+    monkeypatch.setattr(listeners, "REMINDER_LEEWAY", timedelta(days=2))
     db: Database = app.state.db
     ana, ben = await player(make_client), await player(make_client)
     state = await start_match(ana, ben)

@@ -15,7 +15,8 @@ import httpx
 from test_notify import DAY, play_turn, player, start_match
 
 from jackpot.web.base.stream_caps import StreamCaps
-from jackpot.web.notify.stream import POKE, UserHub, snapshot
+from jackpot.web.notify.stream import snapshot
+from jackpot.web.notify.user_hub import POKE, UserHub
 
 
 async def test_a_move_pokes_the_players_streams_after_commit(app, make_client) -> None:  # type: ignore[no-untyped-def]

@@ -201,7 +201,7 @@ async def test_a_no_show_autoplay_threw_for_is_not_rated(make_client: Any, app: 
     mid = state["id"]
     later = utcnow() + timedelta(hours=2)
     while state["status"] == "playing":
-        assert await sweep_once(app.state.db, app.state.bus, later) >= 1
+        assert await sweep_once(app.state.db, later) >= 1
         state = (await clients[0].get(f"/api/matches/{mid}")).json()
         later += timedelta(hours=2)
     record = (await clients[0].get(f"/api/matches/{mid}/record")).json()

@@ -8,7 +8,6 @@ from datetime import timedelta
 from web_helpers import join_in_joining_order, sign_up
 
 from jackpot import fair
-from jackpot.web.base.bus import EventBus
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.play.sweeper import sweep_once
@@ -36,9 +35,9 @@ async def people_match(make_client, seats: int = 2, deadline: int = 60):  # type
 async def test_a_missed_deadline_puts_the_seat_out(app, make_client) -> None:  # type: ignore[no-untyped-def]
     clients, state = await people_match(make_client, seats=3)
     db: Database = app.state.db
-    assert await sweep_once(db, app.state.bus) == 0  # nothing is due yet
+    assert await sweep_once(db) == 0  # nothing is due yet
     later = utcnow() + timedelta(seconds=61)
-    assert await sweep_once(db, app.state.bus, later) == 1
+    assert await sweep_once(db, later) == 1
     state = (await clients[1].get(f"/api/matches/{state['id']}")).json()
     assert state["seats"][0]["out"] == "timeout"
     assert state["status"] == "playing" and state["turn"]["seat"] == 1
@@ -54,7 +53,7 @@ async def test_the_deadline_covers_the_throw_and_its_cover(app, make_client) -> 
     thrown = (await clients[0].post(f"/api/matches/{state['id']}/throw", json={})).json()
     if thrown["turn"]["seat"] == 0:  # a cover is due: same deadline as the throw
         assert thrown["turn"]["due_at"] == due
-    assert await sweep_once(app.state.db, app.state.bus, utcnow() + timedelta(seconds=61)) == 1
+    assert await sweep_once(app.state.db, utcnow() + timedelta(seconds=61)) == 1
     final = (await clients[1].get(f"/api/matches/{state['id']}")).json()
     assert final["status"] == "finished"
     record = (await clients[1].get(f"/api/matches/{state['id']}/record")).json()
@@ -68,8 +67,8 @@ async def test_several_sweepers_apply_each_timeout_once(settings, make_client, a
     later = utcnow() + timedelta(seconds=61)
     try:
         counts = await asyncio.gather(
-            sweep_once(app.state.db, EventBus(), later),
-            *(sweep_once(db, EventBus(), later) for db in others),
+            sweep_once(app.state.db, later),
+            *(sweep_once(db, later) for db in others),
         )
     finally:
         for db in others:

@@ -17,7 +17,7 @@ from jackpot.web.base.errors import ApiError, conflict
 from jackpot.web.base.group_commit import WROTE
 from jackpot.web.base.identity import Actor
 from jackpot.web.play import actions
-from jackpot.web.play.api import CoverBody, ThrowBody, play_move
+from jackpot.web.play.moves import CoverBody, ThrowBody, play_move
 
 
 async def _bot_matches(client: httpx.AsyncClient, n: int) -> tuple[Actor, list[str]]:
@@ -43,12 +43,12 @@ def _count_transactions(db: Any) -> list[int]:
 
 
 async def test_moves_of_one_tick_share_a_transaction(app: Any, client: httpx.AsyncClient) -> None:
-    db, bus = app.state.db, app.state.bus
+    db = app.state.db
     actor, ids = await _bot_matches(client, 3)
     calls = _count_transactions(db)
     answers = await asyncio.gather(
-        *(play_move(db, bus, actor, mid, ThrowBody()) for mid in ids),
-        play_move(db, bus, actor, ids[0], CoverBody(tiles=[1, 1])),  # refused before writing
+        *(play_move(db, actor, mid, ThrowBody()) for mid in ids),
+        play_move(db, actor, ids[0], CoverBody(tiles=[1, 1])),  # refused before writing
         return_exceptions=True,
     )
     assert calls == [1]

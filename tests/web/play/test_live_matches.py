@@ -16,9 +16,9 @@ from jackpot.web.base.bus import EventBus
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.identity import Actor
 from jackpot.web.play import actions
-from jackpot.web.play.api import CoverBody, ThrowBody, play_move
 from jackpot.web.play.live_matches import LiveMatches, follow, live_matches_of
-from jackpot.web.play.transaction import Outcome
+from jackpot.web.play.moves import CoverBody, ThrowBody, play_move
+from jackpot.web.play.outcome import Outcome
 
 
 def _live(app: Any) -> LiveMatches:
@@ -69,7 +69,7 @@ async def test_a_version_moved_elsewhere_is_reloaded(app: Any, client: httpx.Asy
     actor = Actor(me["id"], me["name"], False)
     turn = state["turn"]
     body = ThrowBody() if turn["dice"] is None else CoverBody(tiles=turn["options"][-1])
-    after = await play_move(db, app.state.bus, actor, mid, body)
+    after = await play_move(db, actor, mid, body)
     assert after["seq"] > entry[0] + 100
     assert after == (await client.get(f"/api/matches/{mid}")).json()
 
@@ -147,7 +147,7 @@ async def test_a_trusted_stale_entry_is_caught_by_the_save(
         actor = Actor(me["id"], me["name"], False)
         turn = state["turn"]
         body = ThrowBody() if turn["dice"] is None else CoverBody(tiles=turn["options"][-1])
-        after = await play_move(db, app.state.bus, actor, mid, body)
+        after = await play_move(db, actor, mid, body)
     finally:
         _live(app).trusted = False
     assert after["seq"] > entry[0] + 100
@@ -217,7 +217,7 @@ async def test_a_move_worked_out_before_its_transaction_is_saved(
     prepared = actions.prepare(db, actor, mid, step)
     assert prepared is not None
     out = await db.moves.run(lambda conn: actions.play(conn, actor, mid, step, prepared))
-    assert out.match is prepared.tx.match  # saved as worked out, not worked out again
+    assert out.match is prepared.plan.match  # saved as worked out, not worked out again
     fresh = (await client.get(f"/api/matches/{mid}")).json()
     assert fresh["seq"] == out.row["version"] == prepared.entry[0] + len(out.events)
     assert _live(app).entries[mid][0] == fresh["seq"]
@@ -247,7 +247,7 @@ async def test_a_move_prepared_from_an_outdated_match_is_worked_out_again(
     throws = [e["n"] for e in record["events"] if e["type"] == "throw"]
     assert throws == list(range(len(throws)))
     fresh = (await client.get(f"/api/matches/{mid}")).json()
-    assert fresh["seq"] == first.tx.new_row["version"] and fresh["turn"]["dice"] is not None
+    assert fresh["seq"] == first.plan.new_row["version"] and fresh["turn"]["dice"] is not None
 
 
 async def test_moves_prepared_together_on_one_match_share_a_batch(

@@ -47,13 +47,13 @@ async def test_a_stale_lobby_match_is_called_off(make_client: Any, app: Any) -> 
 
     db, bus = app.state.db, app.state.bus
     lobby = bus.subscribe(LOBBY)
-    assert await expire_lobby(db, bus, expires - timedelta(seconds=1)) == 0
+    assert await expire_lobby(db, expires - timedelta(seconds=1)) == 0
     assert lobby.queue.empty()
-    assert await expire_lobby(db, bus, expires + timedelta(seconds=1)) == 1
+    assert await expire_lobby(db, expires + timedelta(seconds=1)) == 1
     ping = await asyncio.wait_for(lobby.queue.get(), 5)  # open lobby pages are told
     assert ping == {"type": "lobby"}
     lobby.close()
-    assert await expire_lobby(db, bus, expires + timedelta(hours=1)) == 0  # once
+    assert await expire_lobby(db, expires + timedelta(hours=1)) == 0  # once
 
     state = (await ana.get(f"/api/matches/{mid}")).json()
     assert state["status"] == "finished" and state["result"] is None
@@ -80,8 +80,8 @@ async def test_the_creator_chooses_an_hour_to_thirty_days(make_client: Any, app:
     (row,) = (await ana.get("/api/my/matches")).json()["matches"]
     left = when(row["expires_at"]) - t0
     assert timedelta(hours=1, seconds=-1) <= left < timedelta(hours=1, minutes=1)
-    assert await expire_lobby(app.state.db, app.state.bus, t0 + timedelta(minutes=59)) == 0
-    assert await expire_lobby(app.state.db, app.state.bus, t0 + timedelta(minutes=61)) == 1
+    assert await expire_lobby(app.state.db, t0 + timedelta(minutes=59)) == 0
+    assert await expire_lobby(app.state.db, t0 + timedelta(minutes=61)) == 1
     # The form offers the same choice, a week preselected.
     form = (await ana.get("/matches/new")).text
     assert 'name="expiry_seconds"' in form and '<option value="604800" selected>' in form
@@ -97,7 +97,7 @@ async def test_a_started_or_cancelled_match_does_not_expire(make_client: Any, ap
     await ana.post(f"/api/matches/{cancelled}/resign")
     bot = (await ana.post("/api/matches", json={"seats": 2, "bots": 1})).json()["id"]
     later = utcnow() + timedelta(days=40)
-    assert await expire_lobby(app.state.db, app.state.bus, later) == 0
+    assert await expire_lobby(app.state.db, later) == 0
     rows = {m["id"]: m for m in (await ana.get("/api/my/matches")).json()["matches"]}
     assert rows[started]["status"] == "playing" and rows[bot]["status"] == "playing"
     assert rows[cancelled]["status"] == "finished" and rows[cancelled]["expired"] is False

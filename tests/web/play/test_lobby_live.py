@@ -8,10 +8,9 @@ import threading
 from typing import Any
 
 import httpx
+from web_helpers import sign_up
 
-from jackpot.web.base.bus import EventBus
-from jackpot.web.play.lobby_live import LOBBY, publish
-from jackpot.web.play.transaction import Outcome
+from jackpot.web.play.lobby_live import LOBBY
 
 PASSWORD = "correct horse battery"
 
@@ -24,20 +23,33 @@ def pings(bus_sub: Any) -> int:
     return n
 
 
-async def test_what_pings_the_lobby() -> None:
-    bus = EventBus()
-    lobby = bus.subscribe(LOBBY)
-    match = bus.subscribe("m_1")
-    await publish(bus, Outcome("m_1"))  # a match just created
-    assert pings(lobby) == 1 and pings(match) == 0
-    for kind in ("joined", "left", "cancelled", "started"):
-        await publish(bus, Outcome("m_1", [{"seq": 1, "type": kind}]))
-        assert pings(lobby) == 1, kind
-        assert pings(match) == 1
-    await publish(
-        bus, Outcome("m_1", [{"seq": 2, "type": "thrown"}, {"seq": 3, "type": "covered"}])
-    )
-    assert pings(lobby) == 0 and pings(match) == 2
+async def test_what_pings_the_lobby(app: Any, make_client: Any) -> None:
+    """A public match created, a seat taken or left, a match started or called off:
+    one ping each, once committed. Moves, and private matches, leave the lobby alone."""
+    lobby = app.state.bus.subscribe(LOBBY)
+    ana, ben, cy = await make_client(), await make_client(), await make_client()
+    for c, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy")):
+        await sign_up(c, name)
+    public = (await ana.post("/api/matches", json={"seats": 3, "bots": 0})).json()["id"]
+    assert pings(lobby) == 1
+    assert (await ben.post(f"/api/matches/{public}/join", json={})).status_code == 200
+    assert pings(lobby) == 1
+    assert (await ben.post(f"/api/matches/{public}/resign")).status_code == 200  # leaves
+    assert pings(lobby) == 1
+    assert (await ana.post(f"/api/matches/{public}/resign")).status_code == 200  # calls off
+    assert pings(lobby) == 1
+    private = {"seats": 2, "bots": 0, "private": True}
+    hidden = (await ana.post("/api/matches", json=private)).json()["id"]
+    assert (await ben.post(f"/api/matches/{hidden}/join", json={})).status_code == 200
+    assert pings(lobby) == 0
+    two = (await ana.post("/api/matches", json={"seats": 2, "bots": 0})).json()["id"]
+    assert pings(lobby) == 1
+    state = (await cy.post(f"/api/matches/{two}/join", json={})).json()
+    assert state["status"] == "playing" and pings(lobby) == 1  # joined and started: one ping
+    mover = ana if state["seats"][state["turn"]["seat"]]["name"] == "Ana" else cy
+    assert (await mover.post(f"/api/matches/{two}/throw", json={})).status_code == 200
+    assert pings(lobby) == 0
+    lobby.close()
 
 
 def account(url: str, name: str) -> httpx.Client:

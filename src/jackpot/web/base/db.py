@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from jackpot.web.base import sqlite_inline
+from jackpot.web.base.bus import EventBus
 from jackpot.web.base.deferred import DEFERRED, send_alone, send_before_core, send_deferred
 from jackpot.web.base.file_lock import FileLock
 from jackpot.web.base.group_commit import AFTER_COMMIT, GroupCommit
@@ -80,11 +81,39 @@ def _setup_sqlite(engine: AsyncEngine, *, writer: bool) -> None:
             conn.exec_driver_sql(begin)
 
 
-class Database:
-    """The app's engines; ``write()`` for transactions that change data, ``read()`` else."""
+#: Key in a write connection's ``info``: (channel, events) pairs that ``Database.write``
+#: publishes on its bus once the transaction has committed (``publish_on_commit``).
+OUTBOX = "jackpot.outbox"
 
-    def __init__(self, url: str) -> None:
+
+def after_commit(conn: AsyncConnection, hook: Callable[[], None]) -> None:
+    """Run ``hook`` once this write transaction has committed, never if it rolls back
+    (``Database.write``; a group-committed batch that fails runs each move again, and
+    only the hooks of the run that commits are kept)."""
+    info = conn.sync_connection.info  # type: ignore[union-attr]
+    info.setdefault(AFTER_COMMIT, []).append(hook)
+
+
+def publish_on_commit(
+    conn: AsyncConnection, channel: str, events: Sequence[dict[str, Any]]
+) -> None:
+    """Live events that go out on the bus once this transaction has committed: every
+    action queues its events here, so nobody sees an event the database could still
+    roll back, and no caller has to remember to publish them."""
+    if events:
+        info = conn.sync_connection.info  # type: ignore[union-attr]
+        info.setdefault(OUTBOX, []).append((channel, list(events)))
+
+
+class Database:
+    """The app's engines; ``write()`` for transactions that change data, ``read()`` else.
+
+    ``bus``: where the live events of committed transactions go (``publish_on_commit``);
+    one of its own, heard by nobody, when none is given (a tool that only reads)."""
+
+    def __init__(self, url: str, bus: EventBus | None = None) -> None:
         self.url = url
+        self.bus = bus if bus is not None else EventBus()
         self.is_sqlite = url.startswith("sqlite")
         #: SQLite's writer lock as other processes on the file see it (file_lock.py).
         self._file_lock: FileLock | None = None
@@ -152,7 +181,8 @@ class Database:
     async def write(self, kept: AsyncConnection | None = None) -> AsyncIterator[AsyncConnection]:
         """One transaction on the writer (on PostgreSQL, on ``kept`` if given); committed
         on leaving, rolled back on error. What it deferred (deferred.py) is sent before
-        the COMMIT; what it put in ``info[AFTER_COMMIT]`` runs once it committed."""
+        the COMMIT; once it committed, its ``after_commit`` hooks run and then the
+        events it queued with ``publish_on_commit`` go out on the bus, in order."""
         info: dict[Any, Any] = {}
         try:
             if self._write_lock is None:
@@ -173,8 +203,11 @@ class Database:
                             await conn.run_sync(send_deferred)
             for hook in info.pop(AFTER_COMMIT, ()):
                 hook()
+            for channel, events in info.pop(OUTBOX, ()):
+                self.bus.post(channel, events)
         finally:
             info.pop(AFTER_COMMIT, None)
+            info.pop(OUTBOX, None)
             info.pop(DEFERRED, None)  # rolled back: nothing of it is sent
             # A transaction that changed users or credentials has now ended: forget
             # what readers may have cached from the rows it replaced.

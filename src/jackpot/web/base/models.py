@@ -161,6 +161,9 @@ matches = Table(
     #: When a match still waiting for players is called off (the sweeper does it);
     #: null for one that never waited.
     Column("expires_at", UTCDateTime(), nullable=True),
+    #: Until when the server seed stays hidden even once the match is over (a daily
+    #: entry's, until its day ends: matches/disclosure.py); null: shown at the end.
+    Column("seed_hidden_until", UTCDateTime(), nullable=True),
     Index("ix_matches_due", "due_at"),
     Index("ix_matches_lobby", "status", "private"),
 )

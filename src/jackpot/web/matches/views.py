@@ -1,7 +1,7 @@
 """What the API and the pages show of a match: its public state and its record.
 
-Nothing here may reveal a future throw: the server seed is included only once the
-match is finished, and bot strengths (drawn from the seed) only then too.
+Nothing here may reveal a future throw: the server seed and the bot strengths drawn
+from it are shown only where disclosure.py allows.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.engine import Match, Variant, may_throw_one_die
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
+from jackpot.web.matches.disclosure import shown_seed, shown_strengths
 from jackpot.web.matches.store import match_row, seat_rows
 
 
@@ -31,7 +32,6 @@ def public_state(
 ) -> dict[str, Any]:
     """The state every viewer may see, the viewer's own seat marked "you" (``match``:
     the engine state of ``row`` when the caller has it decoded already)."""
-    finished = row["status"] == "finished"
     snapshot = row["state"]
     m = match if match is not None else Match.from_dict(snapshot) if snapshot is not None else None
     seats = []
@@ -66,7 +66,7 @@ def public_state(
         "private": bool(row["private"]),
         "created": iso(row["created_at"]),
         "commitment": row["commitment"],
-        "server_seed": row["server_seed"] if finished else None,
+        "server_seed": shown_seed(row),
         "client_seed": row["client_seed"],
         "seats": seats,
         "round": m.round if m is not None else 0,
@@ -88,13 +88,14 @@ def _tiles(text: str | None) -> list[int] | None:
 
 
 async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
-    """The match's record; server seed and result null until the end.
+    """The match's record; result null until the end, server seed null until
+    disclosure.py allows it.
 
     ``jackpot-record/2`` (seats in the order of play, ``joined`` their joining
     indices) once the order is drawn at the start; ``/1`` before the start and for
     matches started before the draw existed.
 
-    Before the end a bot seat's strength is shown as "hidden": it comes from the seed.
+    Until then a bot seat's strength is shown as "hidden": it comes from the seed.
     """
     row = await match_row(conn, match_id)
     seats_in = await seat_rows(conn, match_id)
@@ -113,7 +114,6 @@ async def record_rows(conn: AsyncConnection, match_id: str) -> list[Any]:
 
 def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[str, Any]:
     """``load_record`` from rows already read (or just written: a match's end)."""
-    finished = row["status"] == "finished"
     events: list[dict[str, Any]] = []
     for r in rows:
         if r["kind"] == "throw":
@@ -128,12 +128,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
             )
         else:
             events.append({"type": "out", "seat": r["seat"], "reason": r["reason"]})
-    seats = []
-    for s in seats_in:
-        bot: str | None = None
-        if s["is_bot"]:
-            bot = s["strength"] if finished and s["strength"] else "hidden"
-        seats.append({"name": s["name"] or "", "bot": bot})
+    seats = [
+        {"name": s["name"] or "", "bot": bot}
+        for s, bot in zip(seats_in, shown_strengths(row, seats_in), strict=True)
+    ]
     joined = [s["joined"] for s in seats_in]
     drawn = all(j is not None for j in joined)
     head: dict[str, Any] = {
@@ -148,7 +146,7 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
         head["joined"] = joined
     return head | {
         "commitment": row["commitment"],
-        "server_seed": row["server_seed"] if finished and row["state"] is not None else None,
+        "server_seed": shown_seed(row),
         "client_seed": row["client_seed"] or "",
         "events": events,
         "result": row["result"],

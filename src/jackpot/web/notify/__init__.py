@@ -4,7 +4,7 @@ A match may last a fortnight with a deadline on every throw, so a player who is
 not told that the others have moved times out. The design:
 
 * **Producing** happens inside the move's own transaction
-  (``notices.due_notices``, written by ``MoveTx.save`` in play/transaction.py): a
+  (``listeners.plan_news``, written with the move's own rows by play/): a
   row in ``notices`` when a person's turn begins in a match between people, and one
   for the reminder of every throw with a deadline of an hour or more (within a turn
   the workers move the turn's reminder on to the throw then due, when its time
@@ -14,10 +14,11 @@ not told that the others have moved times out. The design:
   reminder) makes a second mail for the same turn or throw impossible, whatever else
   goes wrong.
 * **The end of a match** is news too: the move that puts a seat out on time writes
-  an "out" notice for that player, and, if that ends the match, an "ended" one for
-  each person still in (``notices.end_notices``). They follow the turn mail
+  an "out" notice for that player, and, when the match ends, the finisher's end
+  listener writes an "ended" one for each person (``listeners.end_news`` says who).
+  They follow the turn mail
   setting and the hourly cap, and are pushed like turn news.
-* **Sending** is a worker step of the sweeper (``mailer.mail_step``), never a
+* **Sending** is a background step (``mailer.mail_step``, run by ``mail_steps``), never a
   request. It claims one player at a time with a conditional UPDATE on
   ``mail_prefs`` (a lease), so any number of sweepers may run and each player's mail
   is built and sent by exactly one of them. Everything due for that player goes out

@@ -6,8 +6,6 @@ marked sent, held, dropped or failed.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import secrets
 from datetime import datetime, timedelta
@@ -22,6 +20,7 @@ from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.mail import send_mail
 from jackpot.web.base.models_notify import mail_prefs, notices
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.steps import Step
 from jackpot.web.notify.compose import compose
 from jackpot.web.notify.mailbox import Mailbox, Sorted, read_mailbox, sort_mailbox
 from jackpot.web.notify.notices import move_early_reminders
@@ -59,22 +58,18 @@ async def mail_step(db: Database, settings: Settings, now: datetime | None = Non
     return sent
 
 
-async def run_mailer(db: Database, settings: Settings, stop: asyncio.Event) -> None:
-    """The mail worker loop, run by the sweeper until ``stop`` (an asyncio.Event)."""
-    loop = asyncio.get_running_loop()
-    last_cleanup = 0.0
-    while not stop.is_set():
-        try:
-            await send_reset_mails(db, settings)
-            await mail_step(db, settings)
-            if loop.time() - last_cleanup > 3600:
-                last_cleanup = loop.time()
-                await forget_old_notices(db)
-                await forget_old_reset_mails(db)
-        except Exception:  # keep going: the next pass retries
-            log.exception("mail step failed")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=MAIL_INTERVAL)
+def mail_steps(db: Database, settings: Settings) -> list[Step]:
+    """notify/'s mail worker as background steps: reset mails and the notices due,
+    every ``MAIL_INTERVAL`` seconds; old notices and reset mails forgotten hourly."""
+
+    async def send() -> int:
+        return await send_reset_mails(db, settings) + await mail_step(db, settings)
+
+    async def forget() -> None:
+        await forget_old_notices(db)
+        await forget_old_reset_mails(db)
+
+    return [Step("mail", MAIL_INTERVAL, send), Step("old notices", 3600, forget)]
 
 
 async def forget_old_notices(db: Database, now: datetime | None = None) -> None:

@@ -1,11 +1,12 @@
-"""Turn and match-end notices that moves write, rematch notices, the matches awaiting a player.
+"""Turn, match-end and rematch notices: their rows, their timing, the matches awaiting a player.
 
 A move writes its notices in its own transaction, when a person's throw becomes due,
 when a seat goes out on time (for it), and when the match ends, for every person but
-the one whose own action ended it (``end_notices``): a player put out by the clock,
-or one at their own pace with days for a throw, is by then usually away.
+the one whose own action ended it (listeners.py plans them from what play/ tells):
+a player put out by the clock, or one at their own pace with days for a throw, is by
+then usually away.
 A reminder is written when a turn begins; for each later throw of the same turn the
-move rewrites it only if it is close to going out (``MoveTx`` knows when it goes), and
+move rewrites it only if it is close to going out (the move's news planner, listeners.py, knows when it goes), and
 otherwise the workers move it on to the throw then due when its time comes
 (``move_early_reminders``): under play, most throws follow the last within seconds,
 and rewriting the reminder on each was the dearest statement of a move.
@@ -19,7 +20,7 @@ from typing import Any
 from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.engine import Event, Match, MatchEnded, SeatOut
+from jackpot.engine import Match
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
 from jackpot.web.base.db import Database, insert_ignore
@@ -40,7 +41,7 @@ REMINDER_LEEWAY = timedelta(minutes=5)
 #: Early reminders moved on per pass.
 MOVE_BATCH = 100
 #: The kinds of news of a match's end: "out" for the seat the clock put out, "ended"
-#: for the others when the match ended (``end_notices`` says who). They stay
+#: for the others when the match ended (listeners.py says who). They stay
 #: true once written (still_true in mailbox.py), and follow the turn mail setting; a
 #: seat's "ended" goes once it answers a rematch offer (``forget_end_news``).
 END_KINDS = ("out", "ended")
@@ -76,7 +77,7 @@ def due_notices(
     pending one into instead).
 
     The move that made the throw due writes them in its own transaction
-    (``MoveTx.save`` in play/transaction.py). Only matches between people count: against bots the
+    (listeners.plan_news). Only matches between people count: against bots the
     player is the one who just moved, so "it is your throw" would be no news.
     """
     turn = m.turn
@@ -121,51 +122,6 @@ def due_notices(
             }
         )
     return drop_reminder, rows
-
-
-def end_notices(
-    row: Any,
-    seat_rows: list[Any],
-    events: list[Event],
-    m: Match,
-    now: datetime,
-    on_page: int | None = None,
-) -> list[dict[str, Any]]:
-    """The ``notices`` rows for a move in which the clock put seats out or the match
-    ended (``events``: the engine's, ``m``: the match after them): one "out" for each
-    person the clock put out; if the match ended, one "ended" for each person still
-    in when the clock ended it, or for every person when play or a resignation did,
-    but never for ``on_page``, the seat whose own action this was (a throw, a cover,
-    a resignation): they saw the end happen. One of each per seat and match (the
-    key)."""
-    outs = [ev for ev in events if isinstance(ev, SeatOut) and ev.reason == "timeout"]
-    ended = any(isinstance(ev, MatchEnded) for ev in events)
-    if not outs and not ended:
-        return []
-    people = [s["seat"] for s in seat_rows if not s["is_bot"] and s["user_id"] is not None]
-    match_id = row["id"]
-
-    def notice(seat: int, kind: str) -> dict[str, Any]:
-        return {
-            "key": f"{kind}:{match_id}:{seat}",
-            "user_id": seat_rows[seat]["user_id"],
-            "match_id": match_id,
-            "seat": seat,
-            "kind": kind,
-            "round": m.round,
-            "due_at": None,
-            "status": "pending",
-            "attempts": 0,
-            "created_at": now,
-            "send_after": now + GRACE,
-        }
-
-    rows = [notice(ev.seat, "out") for ev in outs if ev.seat in people]
-    if ended:
-        # The clock's end: those it put out before were told then ("out").
-        told = [s for s in people if m.out[s] is None] if outs else people
-        rows += [notice(seat, "ended") for seat in told if seat != on_page]
-    return rows
 
 
 async def forget_end_news(conn: AsyncConnection, match_id: str, seat: int) -> None:

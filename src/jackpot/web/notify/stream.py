@@ -21,11 +21,7 @@ process. A rematch offer has no match event: its route publishes the poke itself
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
@@ -35,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
-from jackpot.web.base.bus import EventBus, Subscription, bursts, is_closed
+from jackpot.web.base.bus import bursts, is_closed
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
@@ -43,131 +39,9 @@ from jackpot.web.base.http import db_of, require_actor, settings_of
 from jackpot.web.base.models_notify import rematch_offers
 from jackpot.web.base.stream_caps import CappedStream, StreamCaps
 from jackpot.web.notify.notices import waiting_turns
+from jackpot.web.notify.user_hub import UserHub
 
-log = logging.getLogger("jackpot.user_stream")
 router = APIRouter()
-
-PREFIX = "user:"
-#: Match events after which someone's throw may have come or gone.
-RELEVANT = {"deadline", "started", "match_ended", "cancelled"}
-#: Events after which a match's players may have changed.
-SEATING = {"joined", "left"}
-POKE: dict[str, Any] = {"type": "poke"}
-#: Matches whose players the hub remembers.
-CACHE = 4096
-#: After a failed read of the players, the wait before trying the same matches again.
-RETRY_SECONDS = 1.0
-
-
-def channel(user_id: int) -> str:
-    return f"{PREFIX}{user_id}"
-
-
-class UserHub:
-    """This process's open user streams, and the watcher that pokes them."""
-
-    def __init__(self, bus: EventBus) -> None:
-        self.bus = bus
-        self.db: Database | None = None
-        self.open: Counter[int] = Counter()
-        self.dirty: set[str] = set()
-        self.wake = asyncio.Event()
-        self.players: OrderedDict[str, tuple[int, ...]] = OrderedDict()
-        #: Matches whose seats changed while their players were being read: what was
-        #: read may be from before the change, so it is used once and not kept.
-        self.reseated: set[str] = set()
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self, db: Database) -> None:
-        self.db = db
-        self.task = asyncio.create_task(self._run())
-
-    async def aclose(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
-
-    def subscribe(self, user_id: int) -> Subscription:
-        if not self.open:
-            # Watch the matches only while someone here listens: over Redis that
-            # costs decoding every match's events.
-            self.bus.listeners.append(self.on_events)
-        self.open[user_id] += 1
-        return self.bus.subscribe(channel(user_id))
-
-    def unsubscribe(self, sub: Subscription, user_id: int) -> None:
-        sub.close()
-        self.open[user_id] -= 1
-        if self.open[user_id] <= 0:
-            del self.open[user_id]
-        if not self.open and self.on_events in self.bus.listeners:
-            self.bus.listeners.remove(self.on_events)
-
-    def on_events(self, match_id: str, events: Sequence[dict[str, Any]]) -> None:
-        """Called by the bus for every channel's events: must be quick."""
-        if match_id.startswith(PREFIX):
-            return
-        kinds = {ev.get("type") for ev in events}
-        if kinds & SEATING:
-            self.players.pop(match_id, None)
-            self.reseated.add(match_id)
-        if kinds & (RELEVANT | SEATING):
-            self.dirty.add(match_id)
-            self.wake.set()
-
-    async def _players(self, match_ids: set[str]) -> dict[str, tuple[int, ...]]:
-        found = {m: self.players[m] for m in match_ids if m in self.players}
-        missing = match_ids - found.keys()
-        if missing and self.db is not None:
-            self.reseated -= missing
-            async with self.db.read() as conn:
-                rows = await conn.execute(
-                    select(t.seats.c.match_id, t.seats.c.user_id).where(
-                        t.seats.c.match_id.in_(sorted(missing)), t.seats.c.user_id.is_not(None)
-                    )
-                )
-                seated: dict[str, list[int]] = {m: [] for m in missing}
-                for r in rows:
-                    seated[r.match_id].append(int(r.user_id))
-            for m, users in seated.items():
-                found[m] = tuple(users)
-                if m not in self.reseated:
-                    self.players[m] = found[m]
-            while len(self.players) > CACHE:
-                self.players.popitem(last=False)
-        return found
-
-    async def _run(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            batch, self.dirty = self.dirty, set()
-            try:
-                players = await self._players(batch)
-                for user_id in {u for users in players.values() for u in users}:
-                    if user_id in self.open:
-                        self.bus.deliver_local(channel(user_id), [POKE])
-            except Exception:  # the streams stay open: the same matches again shortly
-                log.exception("could not find the players of %d matches", len(batch))
-                self.dirty |= batch
-                await asyncio.sleep(RETRY_SECONDS)
-                self.wake.set()
-
-
-async def poke_players(bus: EventBus, db: Database, match_id: str) -> None:
-    """Tell the streams of a match's players, in every process, to look again
-    (after a commit that no match event reports, such as a rematch offer)."""
-    async with db.read() as conn:
-        rows = await conn.execute(
-            select(t.seats.c.user_id).where(
-                t.seats.c.match_id == match_id, t.seats.c.user_id.is_not(None)
-            )
-        )
-        users = {int(r.user_id) for r in rows}
-    for user_id in users:
-        await bus.publish(channel(user_id), [POKE])
 
 
 async def offers_for(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:

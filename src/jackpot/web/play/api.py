@@ -9,14 +9,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
-from sqlalchemy.ext.asyncio import AsyncConnection
+from pydantic import BaseModel, Field
 
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
-from jackpot.web.base.bus import EventBus
-from jackpot.web.base.db import Database
 from jackpot.web.base.http import (
-    bus_of,
     check_same_site,
     current_actor,
     db_of,
@@ -33,15 +29,12 @@ from jackpot.web.matches.seats import match_seats, seat_links
 from jackpot.web.matches.store import check_match_id
 from jackpot.web.matches.views import load_record, load_state, public_state
 from jackpot.web.play import actions, seating
-from jackpot.web.play.lobby_live import lobby_stream, publish
+from jackpot.web.play.lobby_live import lobby_stream
+from jackpot.web.play.moves import STRICT, CoverBody, ThrowBody, move
+from jackpot.web.play.outcome import Outcome
 from jackpot.web.play.sse import event_stream
-from jackpot.web.play.transaction import Outcome
 
 router = APIRouter(prefix="/api")
-
-#: A field a request does not take is refused (422), not silently dropped: a client
-#: that misspells "expiry_seconds" should hear of it.
-STRICT = ConfigDict(extra="forbid")
 
 
 class CreateMatch(BaseModel):
@@ -64,18 +57,6 @@ class CreateMatch(BaseModel):
 class JoinMatch(BaseModel):
     model_config = STRICT
     client_seed: str | None = None
-
-
-class ThrowBody(BaseModel):
-    model_config = STRICT
-    dice: int | None = Field(
-        None, description="1 or 2 (one die only in Classic with 7-9 down)", strict=True
-    )
-
-
-class CoverBody(BaseModel):
-    model_config = STRICT
-    tiles: list[StrictInt]
 
 
 class AutoplayBody(BaseModel):
@@ -126,7 +107,6 @@ async def create_match(body: CreateMatch, request: Request, response: Response) 
     if token is not None:
         set_session_cookie(response, settings, token, GUEST_DAYS)
         remember_actor(request, actor)
-    await publish(bus_of(request), out)
     return await _state(request, out.match_id, actor)
 
 
@@ -166,53 +146,7 @@ async def join_match(match_id: str, body: JoinMatch, request: Request) -> dict[s
             body.client_seed,
             max_active=active_cap(settings_of(request), actor.is_guest),
         )
-    await publish(bus_of(request), out)
     return await _answer(request, out, actor)
-
-
-async def move(
-    request: Request, match_id: str, body: ThrowBody | CoverBody | None
-) -> dict[str, Any]:
-    """A cover (with a ``CoverBody``) or a throw, for the two routes below and for
-    fast_moves.py, which serves the same requests without the framework's routing."""
-    actor = await require_actor(request)
-    return await play_move(db_of(request), bus_of(request), actor, match_id, body)
-
-
-async def commit_move(
-    db: Database, bus: EventBus, actor: Actor, match_id: str,
-    body: ThrowBody | CoverBody | None,
-) -> Outcome:
-    """Every entry point's throw or cover (the routes, the fast lane, the match's
-    WebSocket): the action in a group-committed transaction, its events published
-    after the commit; the rows it wrote, to answer from."""
-
-    if isinstance(body, CoverBody):
-        step = actions.cover_step(actor, body.tiles)
-    else:
-        step = actions.throw_step(actor, body.dice if body else None)
-    prepared = actions.prepare(db, actor, match_id, step)
-
-    async def action(conn: AsyncConnection) -> Outcome:
-        return await actions.play(conn, actor, match_id, step, prepared)
-
-    out = await db.moves.run(action)
-    await bus.publish(out.match_id, out.events)
-    if out.refusal is not None:
-        raise out.refusal
-    assert out.row is not None and out.seat_rows is not None
-    return out
-
-
-async def play_move(
-    db: Database, bus: EventBus, actor: Actor, match_id: str,
-    body: ThrowBody | CoverBody | None,
-) -> dict[str, Any]:
-    """``commit_move``, answered with the state after it as the mover sees it (from
-    the rows the move wrote, not read back)."""
-    out = await commit_move(db, bus, actor, match_id, body)
-    assert out.row is not None and out.seat_rows is not None
-    return public_state(out.row, out.seat_rows, actor.user_id, out.match)
 
 
 @router.post("/matches/{match_id}/throw")
@@ -232,7 +166,6 @@ async def autoplay(match_id: str, body: AutoplayBody, request: Request) -> dict[
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
         out = await actions.set_autoplay(conn, actor, match_id, body.throws, body.single_covers)
-    await bus_of(request).publish(out.match_id, out.events)
     assert out.row is not None and out.seat_rows is not None
     return public_state(out.row, out.seat_rows, actor.user_id)
 
@@ -242,7 +175,6 @@ async def resign(match_id: str, request: Request) -> dict[str, Any]:
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
         out = await actions.resign(conn, actor, match_id)
-    await publish(bus_of(request), out)
     if out.refusal is not None:
         raise out.refusal
     return await _answer(request, out, actor)

@@ -5,7 +5,7 @@ router each one paid for route matching over every included router, dependency
 solving, the request and exception middlewares and response serialisation: about
 a quarter of the server's time under the load benchmark (docs/benchmarks.md). This
 middleware answers exactly those two routes itself, calling the same
-``api.move`` the routes call, and hands every other request on untouched.
+``moves.move`` the routes call, and hands every other request on untouched.
 
 It only takes requests whose outcome it can give exactly as the routes would: a
 JSON body (or none, for a throw) that the routes' own pydantic models accept, from
@@ -36,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, same_origin
 from jackpot.web.base.responses import error_response
-from jackpot.web.play.api import CoverBody, ThrowBody, move
+from jackpot.web.play.moves import CoverBody, ThrowBody, move
 from jackpot.web.play.socket_moves import match_socket
 
 _MOVE = re.compile(r"/api/matches/([^/]+)/(throw|cover)")

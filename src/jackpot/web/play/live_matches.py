@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Delete, Update, event
@@ -20,23 +18,11 @@ from sqlalchemy.sql.elements import BinaryExpression, BindParameter, BooleanClau
 from jackpot.engine import Match
 from jackpot.web.base import models as t
 from jackpot.web.base.bus import EventBus
+from jackpot.web.matches.news import KnownNews
 
 Row = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class KnownNews:
-    """What this process knows of a match's waiting notices, from its own committed
-    moves: a move that knows writes fewer of them (MoveTx.plan)."""
-
-    #: Seats with no turn news waiting.
-    quiet: frozenset[int] = frozenset()
-    #: When the match's pending reminder goes out at the earliest (None: not known).
-    reminder_at: datetime | None = None
-
-
-#: A match loaded from the database: nothing known.
-UNKNOWN = KnownNews()
 #: A match as committed: its version, row, seats, engine state, and its notices.
 LiveEntry = tuple[int, Row, list[Row], Match, KnownNews]
 

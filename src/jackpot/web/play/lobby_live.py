@@ -1,9 +1,9 @@
 """The live lobby: a ping on the bus when the open matches may have changed, and its stream.
 
 The lobby lists public matches waiting for players (matches/listing.py). When an
-action creates a match, takes or leaves a seat, starts a match or calls one off, its
-caller publishes through :func:`publish`, which also sends one ping on the bus's
-``lobby`` channel (match ids start with ``m_``, so the name is free). Every open
+action creates a public match, takes or leaves a seat of one, starts it or calls it
+off, it queues one ping on the bus's ``lobby`` channel (:func:`ping_lobby`; match
+ids start with ``m_``, so the name is free), sent once its transaction commits. Every open
 lobby stream (``GET /api/lobby/events``) passes pings on as SSE frames, and the page
 fetches its list again (static/lobby.js). A ping carries nothing: the list comes
 from the database, so a ping lost (a dropped subscriber, a Redis hiccup) costs only
@@ -16,25 +16,21 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from fastapi import Request
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.bus import EventBus, bursts, is_closed
+from jackpot.web.base.bus import bursts, is_closed
 from jackpot.web.base.client import client_bucket
+from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.http import bus_of, settings_of
 from jackpot.web.base.stream_caps import CappedStream, StreamCaps
-from jackpot.web.play.transaction import Outcome
 
 #: The bus channel of lobby pings.
 LOBBY = "lobby"
-#: Live events after which a match may have come into the lobby or left it, or its
-#: seats there changed. An outcome with no event is a match just created.
-SEATING = frozenset({"joined", "left", "cancelled", "started"})
 
 
-async def publish(bus: EventBus, out: Outcome) -> None:
-    """Publish an action's events after commit, and ping the lobby if it changed."""
-    await bus.publish(out.match_id, out.events)
-    if not out.events or any(ev.get("type") in SEATING for ev in out.events):
-        await bus.publish(LOBBY, [{"type": "lobby"}])
+def ping_lobby(conn: AsyncConnection) -> None:
+    """Tell the lobby's pages to look again, once this transaction commits."""
+    publish_on_commit(conn, LOBBY, [{"type": "lobby"}])
 
 
 async def lobby_stream(request: Request) -> CappedStream:

@@ -27,7 +27,8 @@ from jackpot.engine import Match
 from jackpot.web.base.deferred import DEFERRED, defer, send_deferred
 from jackpot.web.base.group_commit import AFTER_COMMIT, WROTE
 from jackpot.web.base.sqlite_inline import InlineConnection
-from jackpot.web.play.live_matches import UNKNOWN, KnownNews, LiveEntry, live_matches_of
+from jackpot.web.matches.news import UNKNOWN, KnownNews
+from jackpot.web.play.live_matches import LiveEntry, live_matches_of
 from jackpot.web.play.move_statements import CHUNK, POSTGRES, SQLITE, Row, Statements
 
 T = TypeVar("T")

@@ -169,7 +169,7 @@ POSTGRES = Dialect(sqlite=False)
 
 @dataclass
 class MoveWrites:
-    """Everything one move writes, decided before any of it is written (MoveTx.plan)."""
+    """Everything one move writes, decided before any of it is written (MovePlan.writes)."""
 
     match_id: str
     #: The match's version the move was computed from: the save checks it.

@@ -19,7 +19,7 @@ from jinja2 import TemplateNotFound
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, see_other
-from jackpot.web.base.http import bus_of, current_actor, db_of, set_session_cookie, settings_of
+from jackpot.web.base.http import current_actor, db_of, set_session_cookie, settings_of
 from jackpot.web.base.quotas import active_cap
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.templates import render
@@ -28,7 +28,6 @@ from jackpot.web.matches.seats import match_seats, seat_links
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
-from jackpot.web.play.lobby_live import publish
 from jackpot.web.play.match_form import read_choices, read_quick_play
 
 router = APIRouter(include_in_schema=False)
@@ -83,7 +82,6 @@ async def play(request: Request) -> Response:
             min_deadline=settings_of(request).min_deadline_seconds,
             max_active=active_cap(settings_of(request), actor.is_guest),
         )
-    await bus_of(request).publish(out.match_id, out.events)
     response = see_other(f"/matches/{out.match_id}")
     if new_token:
         set_session_cookie(response, settings_of(request), new_token, GUEST_DAYS)
@@ -142,7 +140,6 @@ async def new_match(request: Request) -> Response:
             },
             status=exc.status,
         )
-    await publish(bus_of(request), out)
     return see_other(f"/matches/{out.match_id}")
 
 
@@ -193,14 +190,13 @@ async def join_form(match_id: str, request: Request) -> Response:
         return see_other(f"/signup?next=/matches/{match_id}")
     async with db_of(request).write() as conn:
         seed = form_text(form, "client_seed") or None
-        out = await seating.join_match(
+        await seating.join_match(
             conn,
             actor,
             match_id,
             seed,
             max_active=active_cap(settings_of(request), actor.is_guest),
         )
-    await publish(bus_of(request), out)
     return see_other(f"/matches/{match_id}")
 
 

@@ -10,7 +10,9 @@ each person's client seed is the one they sent with their acceptance (the page
 proposes a fresh random one). Bots come along; the order of play and their
 strengths are drawn again from the new seeds. All work on one offer is serialised
 by the finished match's row lock (a conditional UPDATE on the offer's ``version``
-as well), so two people accepting at once start exactly one match.
+as well), so two people accepting at once start exactly one match. Each offer,
+acceptance and refusal is told to the rematch listeners the app registered
+(hooks.py) in the same transaction: the other players' notices and live streams.
 """
 
 from __future__ import annotations
@@ -26,14 +28,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden
-from jackpot.web.base.http import bus_of, current_actor, db_of, require_actor
+from jackpot.web.base.http import current_actor, db_of, require_actor
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_notify import rematch_offers
 from jackpot.web.matches import store
-from jackpot.web.notify.notices import forget_end_news, note_rematch
-from jackpot.web.notify.stream import poke_players
+from jackpot.web.matches.news import RematchNews
 from jackpot.web.play import seating
-from jackpot.web.play.transaction import Outcome
+from jackpot.web.play.hooks import HOOKS
+from jackpot.web.play.outcome import Outcome
 
 router = APIRouter(prefix="/api")
 
@@ -121,9 +123,9 @@ async def want_rematch(
             raise conflict("a rematch can be offered once the match is over", "not_finished")
         raise conflict("a rematch needs two people or more with their accounts", "no_rematch")
     seed = seating.check_client_seed(client_seed)
-    await forget_end_news(conn, match_id, seat)
     offer = await _offer_row(conn, match_id)
     if offer is not None and offer.status == "started":
+        await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, False, utcnow()))
         return _view(row, seat_rows, offer, actor.user_id), []
     fresh = offer is None or offer.status == "declined"
     if offer is None:
@@ -160,9 +162,8 @@ async def want_rematch(
         if res.rowcount != 1:
             raise conflict("the offer changed meanwhile; try again", "retry")
     offer = await _offer_row(conn, match_id)
-    if fresh and len(_humans(seat_rows)) > 1:
-        # The others may have left the page long ago: they get a mail (notify/).
-        await note_rematch(conn, match_id, seat_rows, seat, offer.version, utcnow())
+    # The others may have left the page long ago: a fresh offer is news for them.
+    await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, fresh, utcnow()))
     outcomes: list[Outcome] = []
     if not [s for s in _humans(seat_rows) if s["seat"] not in _parse_seats(offer.accepted)]:
         new_id, outcomes = await _start_rematch(conn, row, seat_rows, json.loads(offer.seeds))
@@ -173,6 +174,12 @@ async def want_rematch(
         )
         offer = await _offer_row(conn, match_id)
     return _view(row, seat_rows, offer, actor.user_id), outcomes
+
+
+async def _tell(conn: AsyncConnection, news: RematchNews) -> None:
+    """Every rematch listener, in this transaction."""
+    for listener in HOOKS.rematch:
+        await listener(conn, news)
 
 
 async def _start_rematch(
@@ -227,12 +234,12 @@ async def decline_rematch(conn: AsyncConnection, actor: Actor, match_id: str) ->
     offer = await _offer_row(conn, match_id)
     if offer is None or offer.status != "open":
         raise conflict("there is no rematch on offer", "no_offer")
-    await forget_end_news(conn, match_id, seat)
     await conn.execute(
         update(rematch_offers)
         .where(rematch_offers.c.match_id == match_id, rematch_offers.c.version == offer.version)
         .values(status="declined", declined_by=seat, version=offer.version + 1)
     )
+    await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version + 1, False, utcnow()))
     return _view(row, seat_rows, await _offer_row(conn, match_id), actor.user_id)
 
 
@@ -250,13 +257,9 @@ async def post_rematch(
     """Offer a rematch, or accept the one on offer (the last acceptance starts it)."""
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
-        view, outcomes = await want_rematch(
+        view, _outcomes = await want_rematch(
             conn, actor, match_id, body.client_seed if body else None
         )
-    for out in outcomes:
-        await bus_of(request).publish(out.match_id, out.events)
-    # The players' own streams: an offer made, taken up or started.
-    await poke_players(bus_of(request), db_of(request), match_id)
     return view
 
 
@@ -265,5 +268,4 @@ async def post_decline(match_id: str, request: Request) -> dict[str, Any]:
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
         view = await decline_rematch(conn, actor, match_id)
-    await poke_players(bus_of(request), db_of(request), match_id)
     return view

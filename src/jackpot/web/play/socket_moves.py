@@ -4,7 +4,7 @@ Over HTTP a move costs a request to parse, four middleware layers, a response, a
 a chunk written to each seat's SSE stream: most of the server's time under load
 (docs/benchmarks.md). On one socket per player (as lichess's round socket) a move
 is a small text frame and its events go out on the same connection. The moves run
-through the same ``api.commit_move`` as the HTTP routes (the same action, the same
+through the same ``moves.commit_move`` as the HTTP routes (the same action, the same
 transaction, events published only after the commit); the HTTP API stays for
 programs and as the page's fallback.
 
@@ -39,7 +39,7 @@ from jackpot.web.base.http import bus_of, current_actor, db_of, same_origin
 from jackpot.web.base.responses import validation_message
 from jackpot.web.base.stream_caps import StreamCaps
 from jackpot.web.matches.store import check_match_id
-from jackpot.web.play.api import CoverBody, ThrowBody, commit_move
+from jackpot.web.play.moves import CoverBody, ThrowBody, commit_move
 from jackpot.web.play.sse import backlog_since, live_after
 
 #: The largest frame a client may send (a move is under 100 bytes).
@@ -199,7 +199,7 @@ class _Socket:
                     raise unauthorized(
                         "sign in first, or play from the browser that started the match"
                     )
-                out = await commit_move(self.db, self.bus, actor, self.match_id, body)
+                out = await commit_move(self.db, actor, self.match_id, body)
                 assert out.row is not None
                 # The events are the news: the page applies them to the state it
                 # has, so the whole state is not built and sent again (docs/contracts.md).

@@ -1,36 +1,32 @@
 """The deadline sweeper: puts out seats whose throw deadline passed, calls off stale lobby matches.
 
-It runs inside ``jackpot serve`` and as ``jackpot sweep`` on its own. Several
-copies may run at once: each timeout is applied by ``actions.timeout`` with a
-conditional UPDATE on the match's version, so exactly one copy wins and the others
-see that the match moved on. It also forgets guests (and their matches) not seen
-for a week.
+play/'s background steps (``sweeper_steps``), run inside ``jackpot serve`` and by
+``jackpot sweep`` (base/steps.py). Several copies may run at once: each timeout is
+applied by ``actions.timeout`` with a conditional UPDATE on the match's version, so
+exactly one copy wins and the others see that the match moved on. It also forgets
+guests (and their matches) not seen for a week.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, delete, exists, select
 
 from jackpot.web.base import models as t
-from jackpot.web.base.bus import EventBus
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.settings import Settings
-from jackpot.web.notify.mailer import run_mailer
-from jackpot.web.notify.push.sender import run_pusher
-from jackpot.web.play import actions, lobby_live, seating
+from jackpot.web.base.steps import Step
+from jackpot.web.play import actions, seating
 
-log = logging.getLogger("jackpot.sweeper")
 BATCH = 200
+#: Seconds between two passes that forget old guests.
+GUEST_CLEANUP_EVERY = 600
 
 
-async def sweep_once(db: Database, bus: EventBus, now: datetime | None = None) -> int:
+async def sweep_once(db: Database, now: datetime | None = None) -> int:
     """Apply every timeout due at ``now``; returns how many this copy applied."""
     now = now or utcnow()
     async with db.read() as conn:
@@ -51,11 +47,10 @@ async def sweep_once(db: Database, bus: EventBus, now: datetime | None = None) -
             continue  # somebody moved (or another sweeper won) first
         if out is not None:
             applied += 1
-            await bus.publish(out.match_id, out.events)
     return applied
 
 
-async def expire_lobby(db: Database, bus: EventBus, now: datetime | None = None) -> int:
+async def expire_lobby(db: Database, now: datetime | None = None) -> int:
     """Call off every match that waited for players past its expiry; returns how many
     this copy called off (another copy may win a race: the version check says so)."""
     now = now or utcnow()
@@ -77,7 +72,6 @@ async def expire_lobby(db: Database, bus: EventBus, now: datetime | None = None)
             continue
         if out is not None:
             called_off += 1
-            await lobby_live.publish(bus, out)  # the lobby drops it live
     return called_off
 
 
@@ -128,40 +122,15 @@ async def forget_old_guests(
         )
 
 
-async def run_sweeper(
-    db: Database,
-    bus: EventBus,
-    interval: float,
-    guest_days: int,
-    stop: asyncio.Event,
-    settings: Settings | None = None,
-) -> None:
-    """Sweep until ``stop``; with ``settings``, also run the mail worker (notify/)
-    and the push worker (notify/push/) beside it, each as its own task so a slow
-    mail server or push service never delays a timeout."""
-    workers: list[asyncio.Task[None]] = []
-    if settings is not None:
-        workers = [
-            asyncio.create_task(run_mailer(db, settings, stop)),
-            asyncio.create_task(run_pusher(db, settings, stop)),
-        ]
-    last_cleanup = 0.0
-    loop = asyncio.get_running_loop()
-    try:
-        while not stop.is_set():
-            try:
-                await sweep_once(db, bus)
-                await expire_lobby(db, bus)
-                if loop.time() - last_cleanup > 600:
-                    last_cleanup = loop.time()
-                    unused_hours = settings.unused_guest_hours if settings else 24
-                    await forget_old_guests(db, guest_days, unused_hours=unused_hours)
-            except Exception:  # keep sweeping: one bad pass must not stop the deadlines
-                log.exception("sweep failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=interval)
-    finally:
-        for worker in workers:
-            worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await worker
+def sweeper_steps(db: Database, settings: Settings) -> list[Step]:
+    """play/'s background steps: the throw deadlines and the lobby's expiry at the
+    sweep interval, the old guests every ten minutes."""
+
+    async def forget_guests() -> None:
+        await forget_old_guests(db, settings.guest_days, unused_hours=settings.unused_guest_hours)
+
+    return [
+        Step("deadlines", settings.sweep_interval, lambda: sweep_once(db)),
+        Step("lobby expiry", settings.sweep_interval, lambda: expire_lobby(db)),
+        Step("old guests", GUEST_CLEANUP_EVERY, forget_guests),
+    ]

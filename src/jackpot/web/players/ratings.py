@@ -41,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
 from jackpot.web.base.db import upsert
+from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.store import match_row
 from jackpot.web.matches.store import seat_rows as seat_rows_of
 from jackpot.web.matches.views import record_of, record_rows
@@ -78,15 +79,22 @@ def outcome(seat: int, winners: Sequence[int]) -> str:
     return "won" if len(winners) == 1 else "drew"
 
 
+async def rate_ended(conn: AsyncConnection, end: MatchEnd) -> None:
+    """The end listener (registered by web/wiring.py): a match that was played
+    (not one called off before it started) is rated as it ends."""
+    if end.match is not None:
+        await match_finished(conn, end.match_id, (end.row, end.seat_rows))
+
+
 async def match_finished(
     conn: AsyncConnection, match_id: str, written: tuple[Any, Sequence[Any]] | None = None
 ) -> None:
     """Store the seats' figures and update the ratings of a match that just ended.
 
     Runs in the caller's transaction, so a rating never changes for a match that
-    rolled back. Calling it twice for one match would rate it twice: the action
-    calls it once, when the engine reports the end, with the match row and seats
-    it has just ``written`` (not read back: on PostgreSQL every statement here is
+    rolled back. Calling it twice for one match would rate it twice: the finisher
+    calls it once (``rate_ended``), when the match ends, with the match row and seats
+    the ending action has just ``written`` (not read back: on PostgreSQL every statement here is
     a round trip that the moves batched with this one wait through).
     """
     seat_rows: Sequence[Any]

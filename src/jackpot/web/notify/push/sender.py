@@ -19,8 +19,6 @@ a reminder when a fifth of the time is left.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -40,6 +38,7 @@ from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.models_notify import NOTICE_STATUSES, notices, rematch_offers
 from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.steps import Step
 from jackpot.web.notify.mailbox import ending, offer_open, still_true
 from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.notices import END_KINDS, GRACE, GRACE_SHARE, grace, move_early_reminders
@@ -381,17 +380,14 @@ async def forget_old_sends(db: Database, now: datetime | None = None) -> None:
         )
 
 
-async def run_pusher(db: Database, settings: Settings, stop: asyncio.Event) -> None:
-    """The push worker loop, run by the sweeper beside the mail worker until ``stop``."""
-    loop = asyncio.get_running_loop()
-    last_cleanup = 0.0
-    while not stop.is_set():
-        try:
-            await push_step(db, settings)
-            if loop.time() - last_cleanup > 3600:
-                last_cleanup = loop.time()
-                await forget_old_sends(db)
-        except Exception:  # keep going: the next pass retries
-            log.exception("push step failed")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=PUSH_INTERVAL)
+def push_steps(db: Database, settings: Settings) -> list[Step]:
+    """notify/'s push worker as background steps: the notices due every
+    ``PUSH_INTERVAL`` seconds, beside the mail worker; old sends forgotten hourly."""
+
+    async def forget() -> None:
+        await forget_old_sends(db)
+
+    return [
+        Step("push", PUSH_INTERVAL, lambda: push_step(db, settings)),
+        Step("old pushes", 3600, forget),
+    ]

@@ -1,0 +1,50 @@
+"""The one rule for when a match's server seed may be shown, and what shows with it.
+
+A seed shown too early lets its reader work out every throw to come, so every
+place that shows one asks here: the state, the record, the live events, the
+replay, the pages and the verifier's fetch. A match's seed is shown once the match
+is over (played out, resigned, timed out, called off or expired), unless its row
+holds it back until a later time: a daily entry's seed stays hidden until its day
+ends, because everyone else plays the same dice that day. Bot strengths are drawn
+from the seed, so they are shown with it and not before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from jackpot.web.base.clock import utcnow
+
+#: Shown in a record in place of a bot's strength while the seed is hidden.
+HIDDEN = "hidden"
+
+
+def seed_public(row: Any, now: datetime | None = None, *, ending: bool = False) -> bool:
+    """Whether the match's seed may be shown at ``now``: the match is over (or is
+    ending in the action that asks: ``ending``, where the row read before it still
+    says otherwise) and no later time holds the seed back."""
+    if not ending and row["status"] != "finished":
+        return False
+    hidden_until: datetime | None = row["seed_hidden_until"]
+    return hidden_until is None or hidden_until <= (now or utcnow())
+
+
+def shown_seed(row: Any, now: datetime | None = None, *, ending: bool = False) -> str | None:
+    """The server seed where ``seed_public`` allows it, else None."""
+    seed: str = row["server_seed"]
+    return seed if seed_public(row, now, ending=ending) else None
+
+
+def shown_strengths(
+    row: Any, seats: Sequence[Any], now: datetime | None = None, *, ending: bool = False
+) -> list[str | None]:
+    """Each seat's bot strength where the seed may be shown, else ``HIDDEN`` (also
+    for a bot whose strength was never drawn: the match was called off); None for a
+    person."""
+    public = seed_public(row, now, ending=ending)
+    return [
+        ((s["strength"] if public else None) or HIDDEN) if s["is_bot"] else None
+        for s in seats
+    ]

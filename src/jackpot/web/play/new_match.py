@@ -1,0 +1,247 @@
+"""A new match: its row and seats as a feature asks for them, and its start once all are taken.
+
+Every match is made here, whoever asks: the new-match form and the API
+(seating.create_match, which checks what a person chose), a rematch, and any
+feature that seats people itself (a daily entry, people paired by a seek, a
+challenge accepted). A ``MatchSpec`` says what the match is: its seats (people
+already seated, free seats for people to join, bots), its deadline, its server seed
+(made here unless the creator was shown one already), how long that seed stays
+hidden after the end, and how the engine starts it. A match with no free seat
+starts at once: the client seed is fixed, the order of play and the bots' strengths
+are drawn from the seeds, and bots move if the first seat is one.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot import fair
+from jackpot.engine import Match, Variant
+from jackpot.web.base import models as t
+from jackpot.web.base.db import publish_on_commit
+from jackpot.web.base.errors import conflict
+from jackpot.web.base.identity import Actor
+from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.views import autoplay_of
+from jackpot.web.play.lobby_live import ping_lobby
+from jackpot.web.play.match_sql import Driver, on_driver
+from jackpot.web.play.move_plan import MovePlan
+from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.transaction import changed_meanwhile, load_match, save, settle
+
+_INSERT_EVENTS = insert(t.match_events)
+
+#: Autoplay is on by default only where a move can wait a long time: between people,
+#: an hour or more a throw (docs/autoplay.md).
+AUTOPLAY_MIN_DEADLINE = 3600
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person seated when the match is made, with their part of the client seed
+    (checked by the caller: seating.check_client_seed)."""
+
+    actor: Actor
+    client_seed: str
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What a new match is. ``people`` sit in seats 0, 1, ... in the order given (the
+    first is the creator, and the joining order is theirs); ``free`` seats follow for
+    people to join, then ``bots``."""
+
+    variant: Variant
+    people: Sequence[Person]
+    deadline_seconds: int
+    free: int = 0
+    bots: int = 0
+    private: bool = True
+    #: When a match still waiting for people is called off (None: it never waits).
+    expires_at: datetime | None = None
+    #: The pending seed whose commitment the creator was shown (None: made here).
+    server_seed: str | None = None
+    #: Until when the seed stays hidden after the end (matches/disclosure.py).
+    seed_hidden_until: datetime | None = None
+    #: The engine's first state for the variant and the number of seats.
+    first_state: Callable[[Variant, int], Match] = Match.new
+
+    @property
+    def seats(self) -> int:
+        return len(self.people) + self.free + self.bots
+
+
+async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Outcome:
+    """Make the match ``spec`` describes, in the caller's transaction; it starts at
+    once when no seat is free. Its live events go out once the transaction commits."""
+    server_seed = spec.server_seed or secrets.token_hex(32)
+    match_id = "m_" + secrets.token_hex(8)
+    await conn.execute(
+        insert(t.matches).values(
+            id=match_id,
+            variant=spec.variant.value,
+            status="waiting",
+            seat_count=spec.seats,
+            deadline_seconds=spec.deadline_seconds,
+            private=spec.private,
+            creator_id=spec.people[0].actor.user_id,
+            created_at=now,
+            server_seed=server_seed,
+            commitment=fair.commitment(server_seed),
+            version=0,
+            record_len=0,
+            expires_at=spec.expires_at if spec.free else None,
+            seed_hidden_until=spec.seed_hidden_until,
+        )
+    )
+    people: list[dict[str, Any]] = [
+        {"user_id": p.actor.user_id, "name": p.actor.name, "client_seed": p.client_seed}
+        for p in spec.people
+    ]
+    free: list[dict[str, Any]] = [{"user_id": None, "name": None, "client_seed": None}] * spec.free
+    bots: list[dict[str, Any]] = [
+        {"user_id": None, "name": "Bot" if spec.bots == 1 else f"Bot {b + 1}", "client_seed": None}
+        for b in range(spec.bots)
+    ]
+    await conn.execute(
+        insert(t.seats),
+        [
+            {"match_id": match_id, "seat": seat, "is_bot": seat >= spec.seats - spec.bots, **row}
+            for seat, row in enumerate([*people, *free, *bots])
+        ],
+    )
+    out = Outcome(match_id)
+    if not spec.free:
+        await start(conn, match_id, now, out, spec.first_state)
+    elif not spec.private:
+        ping_lobby(conn)  # a new match waits there
+    return out
+
+
+async def start(
+    conn: AsyncConnection,
+    match_id: str,
+    now: datetime,
+    out: Outcome,
+    first_state: Callable[[Variant, int], Match] = Match.new,
+) -> None:
+    """All seats are filled: fix the client seed, draw the order of play and the bots'
+    strengths, and let bots move if the first seat is one."""
+    row = await match_row(conn, match_id)
+    seats_in = await seat_rows(conn, match_id)
+    client_seed = fair.combine_client_seeds(
+        [s["client_seed"] for s in seats_in if not s["is_bot"]]
+    )
+    joined = fair.order_of_play(
+        row["server_seed"],
+        client_seed,
+        len(seats_in),
+        people=sum(1 for s in seats_in if not s["is_bot"]),
+    )
+    await _seat_in_order(conn, match_id, joined)
+    await _autoplay_at_start(conn, row, seats_in)
+    for place, index in enumerate(joined):
+        if seats_in[index]["is_bot"]:
+            strength = fair.bot_strength(row["server_seed"], client_seed, place)
+            await conn.execute(
+                update(t.seats)
+                .where(t.seats.c.match_id == match_id, t.seats.c.seat == place)
+                .values(strength=str(strength))
+            )
+    await conn.execute(
+        update(t.matches)
+        .where(t.matches.c.id == match_id)
+        .values(status="playing", started_at=now, client_seed=client_seed)
+    )
+    m = first_state(Variant(row["variant"]), row["seat_count"])
+
+    def first_turn(db: Driver) -> MovePlan:
+        plan = MovePlan(*load_match(db, match_id, lock=False), m, now)
+        plan.live.append(
+            {
+                "type": "started",
+                "client_seed": client_seed,
+                "joined": list(joined),
+                "autoplay": [autoplay_of(s) for s in plan.seat_rows],
+            }
+        )
+        plan.became_due = True
+        plan.run_bots()
+        if not save(db, plan):
+            raise changed_meanwhile()
+        return plan
+
+    started = await settle(conn, await on_driver(conn, first_turn))
+    out.events.extend(started.events)
+
+
+async def _autoplay_at_start(conn: AsyncConnection, row: Any, seats_in: list[Any]) -> None:
+    """Fix each person's autoplay in this match from their account's default (on unless
+    they switched it off) in a match between people with an hour or more a throw; off
+    in bot, solo and short matches. The match page may switch it for this match."""
+    people = [s for s in seats_in if not s["is_bot"]]
+    by_default = len(people) >= 2 and row["deadline_seconds"] >= AUTOPLAY_MIN_DEADLINE
+    chosen = {
+        u.id: (u.autoplay_throws is not False, u.autoplay_covers is not False)
+        for u in (
+            await conn.execute(
+                select(t.users.c.id, t.users.c.autoplay_throws, t.users.c.autoplay_covers).where(
+                    t.users.c.id.in_([s["user_id"] for s in people])
+                )
+            )
+        ).all()
+    }
+    for s in people:
+        throws, covers = chosen.get(s["user_id"], (True, True)) if by_default else (False, False)
+        await conn.execute(
+            update(t.seats)
+            .where(t.seats.c.match_id == row["id"], t.seats.c.user_id == s["user_id"])
+            .values(autoplay_throws=throws, autoplay_covers=covers, acted=False)
+        )
+
+
+async def _seat_in_order(conn: AsyncConnection, match_id: str, joined: tuple[int, ...]) -> None:
+    """Renumber the seats to the order of play: seat p is the one whose number was
+    ``joined[p]`` until now (its joining index, kept in ``joined``). Through negative
+    numbers first, since both databases check the primary key row by row."""
+    place = case(
+        *((t.seats.c.seat == index, -1 - p) for p, index in enumerate(joined)),
+        else_=t.seats.c.seat,
+    )
+    mine = t.seats.c.match_id == match_id
+    # Both right-hand sides read the row as it was: ``joined`` takes the old number.
+    await conn.execute(update(t.seats).where(mine).values(joined=t.seats.c.seat, seat=place))
+    await conn.execute(update(t.seats).where(mine).values(seat=-1 - t.seats.c.seat))
+
+
+async def store_events(
+    conn: AsyncConnection, match_id: str, events: list[dict[str, Any]]
+) -> None:
+    """Keep live events of a match not yet started (the moves write theirs in their
+    own statements), and send them once the transaction commits."""
+    if events:
+        await conn.execute(
+            _INSERT_EVENTS,
+            [{"match_id": match_id, "seq": e["seq"], "data": json.dumps(e)} for e in events],
+        )
+        publish_on_commit(conn, match_id, events)
+
+
+async def next_version(conn: AsyncConnection, row: Any, **values: Any) -> None:
+    """Before the start: move a match's version on by one (setting ``values`` too),
+    if nobody else moved it first."""
+    res = await conn.execute(
+        update(t.matches)
+        .where(t.matches.c.id == row["id"], t.matches.c.version == row["version"])
+        .values(version=row["version"] + 1, **values)
+    )
+    if res.rowcount != 1:
+        raise conflict("the match changed meanwhile; try again", "retry")

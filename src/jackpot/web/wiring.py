@@ -1,0 +1,34 @@
+"""What the site plugs together once at start-up: who hears of play, and the background steps.
+
+Above every feature, beside app.py: the app and ``jackpot sweep`` both call it, so a
+match ended by a timeout in a sweeper process is rated and announced exactly as one
+ended on the site. A new feature that cares about a match's end, or offers work for
+the background, is added here (docs/architecture.md, "Adding a feature").
+"""
+
+from __future__ import annotations
+
+from jackpot.web.base.db import Database
+from jackpot.web.base.settings import Settings
+from jackpot.web.base.steps import Step
+from jackpot.web.notify.listeners import end_news, plan_news, rematch_news
+from jackpot.web.notify.mailer import mail_steps
+from jackpot.web.notify.push.sender import push_steps
+from jackpot.web.play.hooks import HOOKS, add
+from jackpot.web.play.sweeper import sweeper_steps
+from jackpot.web.players.ratings import rate_ended
+
+
+def listen() -> None:
+    """Register every listener of play/: at a match's end the ratings first (the end
+    notices do not depend on them), the news a move leaves, rematch offers."""
+    add(HOOKS.match_end, rate_ended)
+    add(HOOKS.match_end, end_news)
+    add(HOOKS.rematch, rematch_news)
+    HOOKS.news = plan_news
+
+
+def background_steps(db: Database, settings: Settings) -> list[Step]:
+    """Every feature's background steps: deadlines and the lobby first, then mail
+    and push."""
+    return [*sweeper_steps(db, settings), *mail_steps(db, settings), *push_steps(db, settings)]
