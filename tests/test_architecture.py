@@ -1,6 +1,8 @@
 """The shape of the code, read from its imports with ``ast``: no circles, no private
-names taken from other modules, no imports hidden in functions of the web layer, and
-the web layer's direction (app -> features -> base -> core) kept.
+names taken from other modules, no imports hidden in functions of the web layer, the
+web layer's direction (app -> features -> base -> core) kept, route modules imported
+by the app alone, and play/ telling other features of its matches only through the
+listeners they register.
 
 Nothing is imported or run: the source files are parsed, so a circle that Python
 would resolve at run time (or that a function-level import hides) still shows.
@@ -22,8 +24,10 @@ CORE = ("jackpot.engine", "jackpot.fair", "jackpot.strategy")
 I18N = "jackpot.i18n"
 #: The web layer's bottom: what every feature may use, and which uses no feature.
 BASE = "jackpot.web.base"
-#: The web layer's top: the only module that may import every feature.
+#: The web layer's top: the modules that may import every feature (the app, and
+#: what it plugs together: the listeners and the background steps).
 APP = "jackpot.web.app"
+TOP = (APP, "jackpot.web.wiring")
 MAX_WEB_LINES = 400
 
 
@@ -218,7 +222,7 @@ def test_no_imports_inside_functions_of_the_web_layer() -> None:
 def _web_place(name: str) -> str | None:
     """Which part of the web layer a module is in: "app", "base", a feature
     package's name, or None for one outside every part."""
-    if name == APP:
+    if name in TOP:
         return "app"
     rest = name[len(WEB) + 1 :].split(".")
     if len(rest) >= 2 or MODULES[name].is_package:
@@ -227,7 +231,8 @@ def _web_place(name: str) -> str | None:
 
 
 def test_every_web_module_has_its_place() -> None:
-    """app.py at the top; everything else in ``base`` or a feature package."""
+    """app.py and wiring.py at the top; everything else in ``base`` or a feature
+    package."""
     loose = [
         _rel(m)
         for m in MODULES.values()
@@ -258,7 +263,7 @@ def test_imports_run_app_features_base_core() -> None:
             if place == "base" and there != "base":
                 wrong.append(f"{m.name} -> {t} (base imports no feature)")
             elif place != "app" and there == "app":
-                wrong.append(f"{m.name} -> {t} (only app.py is above the features)")
+                wrong.append(f"{m.name} -> {t} (only app.py and wiring.py are above the features)")
     assert not wrong, "imports against the direction app -> features -> base -> core:\n" + (
         "\n".join(wrong)
     )
@@ -279,6 +284,51 @@ def test_feature_packages_depend_one_way() -> None:
     assert not circles, "web packages that import each other: " + "; ".join(
         " <-> ".join(c) for c in circles
     )
+
+
+def _defines_routes(mod: Module) -> bool:
+    """The module makes a router of its own (``APIRouter(...)`` at its top level)."""
+    for node in mod.tree.body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        if isinstance(value, ast.Call):
+            func = value.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name == "APIRouter":
+                return True
+    return False
+
+
+def test_route_modules_are_imported_only_by_the_app() -> None:
+    """A module that defines routes is an entry point: what others need from it
+    belongs in a module without routes, which the routes and the others both use."""
+    routes = {m.name for m in MODULES.values() if _defines_routes(m)}
+    assert {"jackpot.web.play.api", "jackpot.web.accounts.tokens"} <= routes  # it reads them
+    wrong = sorted(
+        f"{m.name} -> {t}"
+        for m in MODULES.values()
+        if m.name != APP
+        for t in m.imports
+        if t in routes and t != m.name
+    )
+    assert not wrong, "route modules imported by other than app.py:\n" + "\n".join(wrong)
+
+
+#: Features that hear of play/'s matches through the listeners they register
+#: (web/wiring.py), so that play/ never imports them: whatever listens to matches
+#: (a daily board, tournaments) may stand above play/ without a circle.
+LISTENERS_OF_PLAY = ("jackpot.web.players", "jackpot.web.notify")
+
+
+def test_play_imports_none_of_its_listeners() -> None:
+    wrong = sorted(
+        f"{m.name} -> {t}"
+        for m in MODULES.values()
+        if m.name.startswith("jackpot.web.play.")
+        for t in m.imports
+        if t.startswith(LISTENERS_OF_PLAY)
+    )
+    assert any(m.startswith("jackpot.web.play.") for m in MODULES)
+    assert not wrong, "play/ imports a feature that listens to it:\n" + "\n".join(wrong)
 
 
 def test_web_modules_are_short_and_say_what_they_hold() -> None:

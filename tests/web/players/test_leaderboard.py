@@ -10,8 +10,8 @@ from sqlalchemy import insert, update
 from web_helpers import sign_up
 
 from jackpot.web.base import models_ratings as r
-from jackpot.web.players.leaderboard import matches_to_settle
 from jackpot.web.players.ratings import display_rating
+from jackpot.web.players.standing import matches_to_settle
 
 
 async def test_only_opted_in_settled_players_in_rating_order(client: Any, app: Any) -> None:

@@ -8,8 +8,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from jackpot.i18n import LANGUAGES, gettext, pick
-from jackpot.web.accounts import changes, credentials, signin, tokens
-from jackpot.web.accounts.language import restore_language
+from jackpot.web.accounts import changes, credentials, signin
 from jackpot.web.accounts.resets import confirm_reset, request_reset
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.http import (
@@ -93,7 +92,7 @@ async def change_account(body: AccountChange, request: Request) -> dict[str, Any
     actor = await require_actor(request, account=True)
     password_hash = ""
     if body.password is not None:
-        await tokens.require_session(request)
+        await credentials.require_session(request)
         # Checked and hashed before the transaction: argon2 must not hold the writer.
         email = await signin.check_current_password(request, actor, body.current_password or "")
         password_hash = await signin.new_password_hash(
@@ -137,7 +136,7 @@ async def log_in(body: LogIn, request: Request, response: Response) -> dict[str,
     check_same_site(request)
     actor, token = await signin.log_in(request, body.email, body.password)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
-    await restore_language(request, response, actor.user_id)
+    await signin.restore_language(request, response, actor.user_id)
     return _me(actor)
 
 

@@ -23,8 +23,8 @@ from jackpot.i18n.names import new_guest_name
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.errors import conflict, invalid
-from jackpot.web.base.http import settings_of
+from jackpot.web.base.errors import conflict, forbidden, invalid
+from jackpot.web.base.http import require_actor, settings_of
 from jackpot.web.base.identity import Actor, token_hash
 from jackpot.web.base.limits import counters_of
 from jackpot.web.base.names import name_key, name_look, normal_name, reserved_lookalike, well_formed
@@ -186,3 +186,18 @@ async def revoke_all(conn: AsyncConnection, user_id: int, keep: str | None = Non
     if keep:
         query = query.where(t.credentials.c.token_hash != token_hash(keep))
     await conn.execute(query)
+
+
+def uses_token(request: Request) -> bool:
+    return request.headers.get("authorization", "").lower().startswith("bearer ")
+
+
+async def require_session(request: Request) -> Actor:
+    """The account of a signed-in browser session: a bearer token is refused (403)."""
+    actor = await require_actor(request, account=True)
+    if uses_token(request):
+        raise forbidden(
+            "an API token cannot do this: sign in with your password in a browser",
+            "session_required",
+        )
+    return actor

@@ -10,21 +10,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.i18n import DEFAULT, pick
-from jackpot.web.accounts.changes import read_locale, set_locale
+from jackpot.web.accounts.changes import set_locale
 from jackpot.web.base.forms import safe_next, see_other
 from jackpot.web.base.http import check_form_csrf, current_actor, db_of, settings_of
 from jackpot.web.base.language import set_language_cookie
 
 router = APIRouter(include_in_schema=False)
-
-
-async def restore_language(request: Request, response: Response, user_id: int) -> None:
-    """After logging in: the account's own language, if it ever chose one, wins over
-    the browser's, on this device too."""
-    async with db_of(request).read() as conn:
-        locale = await read_locale(conn, user_id)
-    if locale is not None:
-        set_language_cookie(response, settings_of(request), locale)
 
 
 @router.post("/language")

@@ -12,8 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.i18n import gettext, ngettext
-from jackpot.web.accounts import changes, credentials, signin, tokens
-from jackpot.web.accounts.language import restore_language
+from jackpot.web.accounts import changes, credentials, signin
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
@@ -28,7 +27,7 @@ from jackpot.web.base.http import (
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
 from jackpot.web.base.templates import render, set_flash
 from jackpot.web.notify.prefs import get_pref
-from jackpot.web.players.leaderboard import matches_to_settle, standing
+from jackpot.web.players.standing import matches_to_settle, standing
 
 router = APIRouter(include_in_schema=False)
 
@@ -89,7 +88,7 @@ async def login(request: Request) -> Response:
         )
     response = see_other(nxt)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
-    await restore_language(request, response, actor.user_id)
+    await signin.restore_language(request, response, actor.user_id)
     return response
 
 
@@ -130,7 +129,7 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
     """Make the change one form of the account page asks for; what to say about it."""
     password_hash = ""
     if what == "password":
-        await tokens.require_session(request)
+        await credentials.require_session(request)
         # Checked and hashed before the transaction: argon2 must not hold the writer.
         email = await signin.check_current_password(request, actor, form_text(form, "current"))
         password_hash = await signin.new_password_hash(

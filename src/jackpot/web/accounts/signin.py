@@ -22,16 +22,19 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
+from fastapi.responses import Response
 from sqlalchemy import select, update
 
 from jackpot.i18n import N_
 from jackpot.web.accounts import credentials
+from jackpot.web.accounts.changes import read_locale
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
+from jackpot.web.base.language import set_language_cookie
 from jackpot.web.base.limits import TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
 
@@ -176,3 +179,12 @@ async def new_password_hash(request: Request, password: str, *user_words: str) -
     passwords = passwords_of(request)
     await passwords.check_strength(password, *user_words)
     return await passwords.hash(password)
+
+
+async def restore_language(request: Request, response: Response, user_id: int) -> None:
+    """After logging in: the account's own language, if it ever chose one, wins over
+    the browser's, on this device too."""
+    async with db_of(request).read() as conn:
+        locale = await read_locale(conn, user_id)
+    if locale is not None:
+        set_language_cookie(response, settings_of(request), locale)

@@ -25,9 +25,9 @@ from sqlalchemy import and_, delete, func, select
 from jackpot.web.accounts import credentials, signin
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
-from jackpot.web.base.errors import forbidden, not_found
+from jackpot.web.base.errors import not_found
 from jackpot.web.base.http import db_of, require_actor
-from jackpot.web.base.identity import Actor, token_hash
+from jackpot.web.base.identity import token_hash
 
 router = APIRouter(prefix="/api")
 
@@ -45,21 +45,6 @@ class NewToken(BaseModel):
     password: str = Field(description="your current password", max_length=200)
 
 
-def uses_token(request: Request) -> bool:
-    return request.headers.get("authorization", "").lower().startswith("bearer ")
-
-
-async def require_session(request: Request) -> Actor:
-    """The account of a signed-in browser session: a bearer token is refused (403)."""
-    actor = await require_actor(request, account=True)
-    if uses_token(request):
-        raise forbidden(
-            "an API token cannot do this: sign in with your password in a browser",
-            "session_required",
-        )
-    return actor
-
-
 def _id(digest: str) -> str:
     return digest[:ID_LENGTH]
 
@@ -75,7 +60,7 @@ def _of(user_id: int) -> Any:
 async def new_token(body: NewToken, request: Request) -> dict[str, Any]:
     """A bearer token for a program: ``Authorization: Bearer <token>``. Needs a
     signed-in session and your current password; shown this once only."""
-    actor = await require_session(request)
+    actor = await credentials.require_session(request)
     await signin.check_current_password(request, actor, body.password)
     now = utcnow()
     async with db_of(request).write() as conn:

@@ -35,8 +35,8 @@ from jackpot.web.base.templates import render
 from jackpot.web.matches.seats import seats_of
 from jackpot.web.matches.views import load_record
 from jackpot.web.players.charts import Series, line_chart
-from jackpot.web.players.leaderboard import VARIANTS
 from jackpot.web.players.ratings import PROVISIONAL_SIGMA, display_rating
+from jackpot.web.players.standing import VARIANTS
 
 router = APIRouter()
 
