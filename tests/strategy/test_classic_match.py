@@ -1,4 +1,4 @@
-"""Classic match equity: the published vectors, an independent reference, and the sums that must hold."""
+"""Classic match equity: the published vectors, an independent reference, sums that must hold."""
 
 from __future__ import annotations
 
