@@ -167,6 +167,7 @@ def test_ties_fall_to_the_best_bots_rule() -> None:
 
 
 def test_a_shut_box_wins_whatever_the_state() -> None:
+    assert len(facings()) == 273 and len(facings(2)) == 46
     for facing in facings():
         assert classic_table(facing).chances(0) == WON
 

@@ -1,4 +1,4 @@
-"""Classic match equity, 1 to 4 seats: each seat plays the score to beat and the seats after it.
+"""Classic match equity, 2 to 4 seats: each seat plays the score to beat and the seats after it.
 
 A Classic match is one round. When a seat plays, all that matters of the seats before
 it is the lowest score among those still in (the score to beat) and how many of them
