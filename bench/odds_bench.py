@@ -3,7 +3,9 @@
     .venv/bin/python bench/odds_bench.py --positions 3000 --matches 100 --seed 1
 
 1. Start-up: a fresh interpreter imports the odds and builds every table
-   (``match_odds.warm_up``), timed in a child process so nothing is built before.
+   (``match_odds.warm_up``), timed in a child process so nothing is built before;
+   and, in another, the costliest first question without it (the first seat of a
+   four-seat Classic match, whose answer needs every later seat's tables).
 2. Live positions: matches of 2, 3 and 4 seats in both variants are played with
    random legal choices (a seeded ``random.Random``: positions people reach, not only
    the ones the best play reaches), and every position where a throw or a choice is
@@ -42,6 +44,14 @@ START_UP = (
     "import time; t = time.perf_counter(); "
     "from jackpot.strategy.match_odds import warm_up; n = warm_up(); "
     "print(n, time.perf_counter() - t)"
+)
+#: The costliest first question: the first seat of a four-seat Classic match needs
+#: the tables of every seat after it.
+WORST_COLD = (
+    "import time; from jackpot.engine import Match, Variant; "
+    "from jackpot.strategy.match_odds import match_odds; "
+    "m, _ = Match.new(Variant.CLASSIC, 4).throw(0, (4, 5)); t = time.perf_counter(); "
+    "match_odds(m); print(time.perf_counter() - t)"
 )
 
 
@@ -117,6 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     states, seconds = child.stdout.split()
     print(f"start-up: import, build every table ({states} Classic states): {float(seconds):.2f} s")
+    worst = subprocess.run(
+        [sys.executable, "-c", WORST_COLD], capture_output=True, text=True, check=True
+    )
+    print(f"first question of a fresh process, seat 1 of 4 in Classic: {float(worst.stdout):.2f} s")
 
     pools: dict[tuple[Variant, int], list[Match]] = {}
     for variant in Variant:

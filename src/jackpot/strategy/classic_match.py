@@ -14,7 +14,7 @@ later seats are assumed to stay in. A shut box wins at once and ends the match.
 
 Every table is built on first use and kept for the life of the process: the
 largest state space, a four-seat match, has 273 states; ``warm()`` builds them all
-(about a second, docs/analysis.md gives the figures).
+(under two seconds; docs/analysis.md gives the figures).
 """
 
 from __future__ import annotations

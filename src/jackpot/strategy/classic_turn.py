@@ -14,7 +14,7 @@ from an open set of k tiles has at most k throws, each of 36 equally likely outc
 over ``36 ** popcount(m)`` times the denominator of the worths. Integer sums and
 comparisons are several times faster than ``Fraction`` arithmetic, which reduces its
 result to lowest terms at every step; a pass takes a few milliseconds, so the tables
-for every state of a four-seat match are built in about a second.
+for every state of a four-seat match are built in under two seconds.
 """
 
 from __future__ import annotations
