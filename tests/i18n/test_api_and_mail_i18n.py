@@ -136,10 +136,10 @@ async def test_mails_are_in_the_recipients_language(
     assert await mail_step(app.state.db, settings, utcnow() + timedelta(minutes=2)) == 1
     [mail] = outbox(settings)
     assert mail["To"] == "ana@example.org"
-    assert mail["Subject"] == "Ste na hode: Jackpot proti Ben"
+    assert mail["Subject"] == "Ste na rade: Jackpot proti Ben"
     text = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert text.startswith("Dobrý deň, Ana,")
-    assert "Ste na hode v hre Jackpot proti Ben." in text
+    assert "Ste na rade v hre Jackpot proti Ben." in text
     assert "Zastaviť tieto e-maily (bez prihlásenia):" in text
     # Ben's turn comes after Ana's whole turn: play it out through the API.
     mid = state["id"]

@@ -9,7 +9,7 @@ import subprocess
 from typing import Any
 
 import pytest
-from catalog_check import LANGS, LOCALE, ROOT
+from catalog_check import LANGS, LOCALE, ROOT, read_catalog
 
 from jackpot.i18n.catalogs import translations
 
@@ -48,3 +48,16 @@ async def test_a_page_carries_its_languages_script_catalog(app: Any, make_client
     english = await client.get("/verify", headers={"accept": "text/html"})
     raw = CATALOG.search(english.text)
     assert raw is not None and json.loads(raw.group(1)) == {"locale": "en", "messages": {}}
+
+
+@pytest.mark.parametrize("domain", ["messages", "js"])
+def test_portuguese_counts_as_portugal_does(domain: str) -> None:
+    """CLDR's rule for Portugal (one: i = 1 and v = 0): "0 pontos", where Brazil's rule
+    (n > 1) would write "0 ponto". The scripts follow it too (checked above)."""
+    assert read_catalog("pt", domain).plural_expr == "(n != 1)"
+    gettext = translations("pt", domain)
+    assert [gettext.plural(n) for n in (0, 1, 2, 5)] == [1, 0, 1, 1]  # type: ignore[attr-defined]
+    if domain == "js":
+        english = ("Practice over: you scored {n} point", "Practice over: you scored {n} points")
+        zero = gettext.ngettext(*english, 0)
+        assert zero == "Treino terminado: fez {n} pontos"

@@ -203,6 +203,19 @@ async def test_slovak_has_three_plural_forms(app: Any) -> None:
         assert [duration(n * 3600) for n in (1, 2)] == ["1 hora", "2 horas"]
 
 
+def test_portuguese_numbers_and_dates_are_portugals() -> None:
+    """Babel's plain "pt" writes 12.345,5 as Brazil does; the site's Portuguese is
+    Portugal's, in its numbers and dates as in its words."""
+    from jackpot.i18n import use_locale
+    from jackpot.i18n.formats import day, number
+
+    with use_locale("pt"):
+        assert number(12345.5, 1) == "12\xa0345,5"
+        assert day("2026-12-04T10:00:00") == "04/12/2026"
+    with use_locale("sk"):
+        assert number(12345.5, 1) == "12\xa0345,5"
+
+
 
 def test_no_template_writes_a_label_outside_the_catalog() -> None:
     """Text in attributes a person hears or sees (aria-label, title, placeholder, alt)

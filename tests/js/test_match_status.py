@@ -67,7 +67,8 @@ def test_the_bots_opening_turn_is_said_before_my_first_throw() -> None:
     said = run("openingSummary(state, who, past, '')", playing(0), 0, STARTED + BOT_TURN)
     assert said == (
         "So far: Bot threw 6 and 3 and covered 9; Bot threw 1 and 1: nothing reachable, "
-        "the turn passes; Bot scores 36 this turn (total 36). Your throw. Press Throw (or Space)."
+        "the turn passes; Bot scores 36 points this turn (total 36). "
+        "Your throw. Press Throw (or Space)."
     )
 
 

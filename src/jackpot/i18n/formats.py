@@ -10,8 +10,18 @@ from babel import Locale, dates, lists, numbers
 
 from jackpot.i18n.catalogs import N_, current_locale, gettext, ngettext
 
+#: Babel's plain "pt" writes numbers and dates as Brazil does ("12.345,5"); the site's
+#: Portuguese is Portugal's ("12 345,5", "04/12/2026"), as its words are.
+FORMAT_LOCALES = {"pt": "pt_PT"}
+
 #: The two games' names as players read them ("Jackpot" stays a name everywhere).
 VARIANT_NAMES = {"jackpot": N_("Jackpot"), "classic": N_("Classic")}
+
+
+def format_locale() -> str:
+    """The Babel locale whose conventions the current language writes numbers and dates by."""
+    locale = current_locale()
+    return FORMAT_LOCALES.get(locale, locale)
 
 
 def variant_name(variant: str) -> str:
@@ -21,12 +31,12 @@ def variant_name(variant: str) -> str:
 def number(value: float, digits: int = 0) -> str:
     """A number with exactly `digits` decimals: 3.5 in English, 3,5 in Slovak."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return numbers.format_decimal(value, format=pattern, locale=current_locale())
+    return numbers.format_decimal(value, format=pattern, locale=format_locale())
 
 
 def percent(share: float, digits: int = 1) -> str:
     """A share of 1 as a percentage: 0.0799874 reads 8.0% or 8,0 % by language."""
-    locale = Locale.parse(current_locale())
+    locale = Locale.parse(format_locale())
     pattern = locale.percent_formats[None].pattern
     if digits:
         pattern = re.sub(r"0(\s*%)", "0." + "0" * digits + r"\1", pattern, count=1)
@@ -35,7 +45,7 @@ def percent(share: float, digits: int = 1) -> str:
 
 def exact_percent(share: float) -> str:
     """Every decimal the value has: 7.99874% (English), 7,99874 % (Slovak)."""
-    return numbers.format_percent(share, locale=current_locale(), decimal_quantization=False)
+    return numbers.format_percent(share, locale=format_locale(), decimal_quantization=False)
 
 
 def day(value: str | date | datetime | None) -> str:
@@ -50,12 +60,12 @@ def day(value: str | date | datetime | None) -> str:
             return text[:10]
     if isinstance(value, datetime):
         value = value.date()
-    return dates.format_date(value, format="medium", locale=current_locale())
+    return dates.format_date(value, format="medium", locale=format_locale())
 
 
 def moment(at: datetime) -> str:
     """A date and time of day (UTC) the language's way, for mails: "Dec 1, 2026, 14:05"."""
-    locale = current_locale()
+    locale = format_locale()
     day = dates.format_date(at.astimezone(UTC).date(), format="medium", locale=locale)
     return day + ", " + dates.format_time(at, format="short", tzinfo=UTC, locale=locale)
 
@@ -81,9 +91,9 @@ def _unit(unit: str, n: int) -> str:
 
 def and_list(items: Iterable[object]) -> str:
     """2, 5 and 7 / 2, 5 e 7: a list joined the language's way."""
-    return lists.format_list([str(i) for i in items], locale=current_locale())
+    return lists.format_list([str(i) for i in items], locale=format_locale())
 
 
 def or_list(items: Iterable[object]) -> str:
     """2, 5 or 7 / 2, 5 alebo 7."""
-    return lists.format_list([str(i) for i in items], style="or", locale=current_locale())
+    return lists.format_list([str(i) for i in items], style="or", locale=format_locale())

@@ -10,11 +10,16 @@ const messages = catalog.messages || {};
 /** The language of the page, as in <html lang>: "en", "pt", "ms", "et" or "sk". */
 export const lang = (page && page.documentElement.lang) || "en";
 
+/** Whose conventions numbers, lists and dates follow: the site's Portuguese is
+ * Portugal's ("12 345,5"), where Intl's plain "pt" is Brazil's ("12.345,5"). */
+export const intlLocale = lang === "pt" ? "pt-PT" : lang;
+
 // Which plural form a count takes: the same rules as each js.po's Plural-Forms header
-// (tests/i18n checks that they agree).
+// (tests/i18n checks that they agree). Portuguese is Portugal's: only 1 is singular
+// ("0 pontos", CLDR pt_PT), not Brazil's rule where 0 is too.
 const PLURALS = {
   en: (n) => (n === 1 ? 0 : 1),
-  pt: (n) => (n > 1 ? 1 : 0),
+  pt: (n) => (n === 1 ? 0 : 1),
   ms: () => 0,
   et: (n) => (n === 1 ? 0 : 1),
   sk: (n) => (n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2),
@@ -57,12 +62,12 @@ export function shownName(name) {
 
 /** A number the page's way: 3.5 in English, 3,5 in Portuguese. */
 export function formatNumber(value, options = {}) {
-  return new Intl.NumberFormat(lang, options).format(value);
+  return new Intl.NumberFormat(intlLocale, options).format(value);
 }
 
 /** A share of 1 as a percentage the page's way, with `digits` decimals. */
 export function formatPercent(share, digits = 1) {
-  return new Intl.NumberFormat(lang, {
+  return new Intl.NumberFormat(intlLocale, {
     style: "percent",
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
@@ -73,14 +78,14 @@ export function formatPercent(share, digits = 1) {
 export function andList(items) {
   const words = items.map(String);
   if (typeof Intl.ListFormat !== "function") return words.join(", ");
-  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
+  return new Intl.ListFormat(intlLocale, { style: "long", type: "conjunction" }).format(words);
 }
 
 /** "2, 5 or 7" the page's way. */
 export function orList(items) {
   const words = items.map(String);
   if (typeof Intl.ListFormat !== "function") return words.join(", ");
-  return new Intl.ListFormat(lang, { style: "long", type: "disjunction" }).format(words);
+  return new Intl.ListFormat(intlLocale, { style: "long", type: "disjunction" }).format(words);
 }
 
 /** A bot's strength ("lowest", "highest", "best", as records name it) in the page's words. */

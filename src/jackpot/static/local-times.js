@@ -2,10 +2,10 @@
 // filter local_time), rewritten in the reader's own time zone and the page's language.
 // The UTC text the server wrote stays in the element's title; without scripts it is
 // what the page shows.
-import { lang } from "./i18n.js";
+import { intlLocale } from "./i18n.js";
 
 // With the zone's short name, so nobody takes it for UTC or the match's other players' time.
-const FORMAT = new Intl.DateTimeFormat(lang, {
+const FORMAT = new Intl.DateTimeFormat(intlLocale, {
   year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short",
 });
 

@@ -152,10 +152,16 @@ export const W = {
     return solo ? t("{name} threw {dice}: nothing reachable, the turn ends", v)
       : t("{name} threw {dice}: nothing reachable, the turn passes", v);
   },
+  // A turn's score is a number of points: counted, so each language picks its form.
   logScore: (who, you, score, total) =>
     you
-      ? t("You score {score} this turn (total {total})", { score, total })
-      : t("{name} scores {score} this turn (total {total})", { name: who, score, total }),
+      ? tn("You score {n} point this turn (total {total})", "You score {n} points this turn (total {total})", score, {
+          total,
+        })
+      : tn("{name} scores {n} point this turn (total {total})", "{name} scores {n} points this turn (total {total})", score, {
+          name: who,
+          total,
+        }),
   logJackpot: (who, you, throws) =>
     you
       ? tn("You shut the box in {n} throw: a jackpot!", "You shut the box in {n} throws: a jackpot!", throws)
@@ -205,7 +211,8 @@ export const W = {
   // the result
   practiceShut: (throws) =>
     tn("Practice over: you shut the box in {n} throw!", "Practice over: you shut the box in {n} throws!", throws),
-  practiceScore: (total) => t("Practice over: you scored {total}", { total }),
+  practiceScore: (total) =>
+    tn("Practice over: you scored {n} point", "Practice over: you scored {n} points", total),
   matchOver: t("Match over"),
   youShare: t("A draw: you share the win"),
   youWin: t("You win!"),

@@ -117,3 +117,17 @@ async def test_the_lobby_tells_you_which_match_is_yours(make_client) -> None:  #
     assert f'<a href="/matches/{mid}">Your match: waiting</a>' in mine
     assert "Look and join" not in mine
     assert f'<a href="/matches/{mid}">Look and join</a>' in (await ben.get("/lobby")).text
+
+
+async def test_home_and_rules_say_once_how_a_match_is_checked(client: httpx.AsyncClient) -> None:
+    """Their "Playing it here" list says that a match's seed is published at its end and
+    points to fair play and the Verify page; the site's footer, which says the same,
+    is left off these two pages (and the rules no longer repeat it a third time)."""
+    for path in ("/", "/rules"):
+        page = (await client.get(path, headers={"accept": "text/html"})).text
+        assert page.count("published") == 1, path
+        assert page.count("Every match can be checked") == 1, path
+        assert '<a href="/verify">verify a match</a>' in page, path
+        assert "How it works" not in page, path
+    lobby = (await client.get("/lobby", headers={"accept": "text/html"})).text
+    assert "Every throw comes from a seed published when the match ends" in lobby

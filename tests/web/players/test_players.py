@@ -96,6 +96,9 @@ async def test_profile_is_private_until_opted_in(make_client: Any, app: Any) -> 
     assert jackpot["rated_matches"] == 1 and jackpot["matches"] == 1
     assert re.search(rf">{jackpot['rating']}<span class=\"provisional\"", seen.text)
     assert "<svg" in seen.text and "The ratings as a table" in seen.text
+    # Beside the rating, why it can rise after a match somebody else won.
+    why = r'class="small rating-why">Places count, not only wins: in a match of three'
+    assert re.search(why, seen.text)
     assert "Recent matches" in seen.text and "/replay" in seen.text
 
 
