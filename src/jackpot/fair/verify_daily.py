@@ -10,7 +10,7 @@ the entry is set against par, the ``best`` bot's play of the same dice.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date as Date
 from datetime import timedelta
 from typing import Literal
@@ -38,13 +38,17 @@ class DailyReport:
     date: str
     variant: Variant
     ending: Ending
-    #: Turns the player finished (the others score 45).
-    turns_played: int
+    #: The scores of the turns the player finished, in order (the others score 45).
+    played_scores: tuple[int, ...]
     #: The entry's result as the replay gives it (None while it is being played).
     result: DailyResult | None
     #: Par, once the seed is published.
     par: DailyResult | None = None
     versus: VersusPar | None = None
+
+    @property
+    def turns_played(self) -> int:
+        return len(self.played_scores)
 
 
 def _deal(record: Record) -> str:
@@ -104,7 +108,8 @@ def check_entry(
     assert record.daily is not None
     turns = record.daily.turns
     played = len(match.turn_scores)
-    report = DailyReport(record.daily.date, record.variant, "playing", played, None)
+    scores = match.turn_scores
+    report = DailyReport(record.daily.date, record.variant, "playing", scores, None)
     if not match.finished:
         if record.server_seed is not None:
             raise Difference(
@@ -144,7 +149,7 @@ def check_entry(
                 f"replay gives {json.dumps(mine[key])}"
             )
     checks.append("result: turn scores, jackpots and total equal the replay's")
-    report = DailyReport(record.daily.date, record.variant, ending, played, replayed)
+    report = DailyReport(record.daily.date, record.variant, ending, scores, replayed)
     if record.server_seed is None:
         return report, ""
     par = daily_par(record.server_seed, record.daily.date, record.variant).result
@@ -158,6 +163,4 @@ def check_entry(
         f"valid: daily {record.variant} {record.daily.date}{how[ending]}, "
         f"{result_words(replayed)}; par {result_words(par)}: {versus_words(versus)}"
     )
-    return DailyReport(
-        record.daily.date, record.variant, ending, played, replayed, par, versus
-    ), summary
+    return replace(report, par=par, versus=versus), summary
