@@ -9,7 +9,10 @@ one way that no honest record has, and both must refuse it for the same reason.
 from __future__ import annotations
 
 import copy
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -200,3 +203,27 @@ def test_a_daily_result_on_an_entry_still_being_played_is_refused_by_both() -> N
     assert js["problem"].startswith("the record gives a result, but by its throws the entry")
     assert (py.problem or "").startswith("result: the record gives one, but by its throws")
     assert isinstance(DailyResult.from_dict(finished["result"]), DailyResult)
+
+
+DOC = (Path(__file__).parents[2] / "docs" / "fair-play.md").read_text(encoding="utf-8")
+
+
+def test_the_browser_verifier_checks_the_docs_records_and_vectors() -> None:
+    blocks = {
+        heading: json.loads(body)
+        for heading, body in re.findall(r"### (A whole [^\n]*)\n.*?```json\n(.*?)```", DOC, re.S)
+    }
+    v3 = blocks["A whole record by the rules of `/3`"]
+    daily = blocks["A whole daily entry"]
+    as_2 = dict(v3, format="jackpot-record/2")
+    reports = node_verify(*blocks.values(), as_2)
+    for heading, report in zip([*blocks, "as /2"], reports, strict=True):
+        assert report["ok"] == (heading != "as /2"), (heading, report["problem"])
+    places = "the places: ben 2, ana 1, cy 2 in the record, ben 3, ana 1, cy 2"
+    assert places in reports[-1]["problem"]
+    entry = reports[list(blocks).index("A whole daily entry")]
+    assert entry["daily"]["entry"] == daily["result"]
+    assert entry["daily"]["par"]["total"] == 173 and entry["daily"]["ending"] == "gave_up"
+    seed = daily["server_seed"]
+    assert node_call("throwDice", seed, "daily-2026-12-06-jackpot", 0, 2) == [4, 6]
+    assert node_call("throwDice", seed, "daily-2026-12-06-jackpot", 50, 2) == [6, 1]
