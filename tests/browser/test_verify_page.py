@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from a11y import axe_violations, describe
 from browser_helpers import NEXT_ACTION, play_the_bot
 from playwright.sync_api import Page, expect
 
@@ -150,6 +151,8 @@ def test_a_daily_entry_is_shown_against_par_and_one_still_played_waits(
     standing = re.compile(r"^This entry is (better than|level with|worse than) par \(")
     expect(page.locator("#verify-versus")).to_have_text(standing)
     expect(page.locator("#verify-problem")).to_be_hidden()
+    serious = [v for v in axe_violations(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, describe(serious)
 
     playing = daily_entry(published=False, keep=20)
     page.fill("#record-text", json.dumps(playing))
