@@ -83,7 +83,7 @@ class Match:
     #: Throws of each seat's shutting turn in the current round, else None.
     shut: tuple[int | None, ...]
     turn: Turn | None
-    #: A daily entry's ends in a DailyResult, every other match in a Result.
+    #: A daily entry ends with a DailyResult, every other match with a Result.
     result: Result | DailyResult | None
     #: The rule set, numbered as the record format that states it (RULES or
     #: RULES_BEFORE_SHARED_PLACE): the record of this match is written in that format.

@@ -113,7 +113,7 @@ def _verify(record: Record, checks: list[str], daily: list[DailyReport]) -> str:
     match = replay(record, server_seed, tally)
     _say_replayed(record, tally, checks)
     if record.daily is not None:
-        report, summary = check_entry(record, match, tally, checks)
+        report, summary = check_entry(record, match, checks)
         daily.append(report)
         if server_seed is None:
             raise _Waiting(daily_waiting(record))

@@ -19,7 +19,7 @@ from jackpot.engine import DailyResult, Match, Variant, VersusPar, versus_par
 from jackpot.fair.daily import daily_client_seed
 from jackpot.fair.par import daily_par
 from jackpot.fair.record import Record
-from jackpot.fair.replay import Difference, Tally
+from jackpot.fair.replay import Difference
 
 #: How an entry stands: played to its last turn, given up, closed by the day's end
 #: before its last turn, or (its seed not yet published) still being played.
@@ -101,9 +101,7 @@ def versus_words(versus: VersusPar) -> str:
     return f"{said[versus.standing]} ({'; '.join(parts)})"
 
 
-def check_entry(
-    record: Record, match: Match, tally: Tally, checks: list[str]
-) -> tuple[DailyReport, str]:
+def check_entry(record: Record, match: Match, checks: list[str]) -> tuple[DailyReport, str]:
     """How the entry ended, its result against the record's, and par (with the seed)."""
     assert record.daily is not None
     turns = record.daily.turns
