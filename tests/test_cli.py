@@ -6,8 +6,23 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from jackpot.engine import RULES, Match, Variant
+from jackpot.fair import (
+    DailyDeal,
+    Record,
+    RecordEvent,
+    SeatEntry,
+    commitment,
+    daily_client_seed,
+    throw_dice,
+)
+from jackpot.fair.recorder import append_events
+from jackpot.strategy.autoplay import play_bots
+from jackpot.strategy.strength import Strength
 
 SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
@@ -89,9 +104,9 @@ def test_verify_exit_codes_for_tampered_and_unreadable_records(tmp_path: Path) -
     assert jackpot("verify", str(tmp_path / "missing.json")).returncode == 2
 
 
-def test_selfplay_writes_v2_and_verify_reads_both_formats(tmp_path: Path) -> None:
+def test_selfplay_writes_v3_and_verify_reads_the_older_formats(tmp_path: Path) -> None:
     record = json.loads(jackpot("selfplay", "--seats", "3", "--server-seed", SEED).stdout)
-    assert record["format"] == "jackpot-record/2"
+    assert record["format"] == "jackpot-record/3"
     # Bots only: nobody to draw for, so they keep their joining order.
     assert record["joined"] == [0, 1, 2]
     record["joined"] = [1, 0, 2]
@@ -103,7 +118,8 @@ def test_selfplay_writes_v2_and_verify_reads_both_formats(tmp_path: Path) -> Non
         "INVALID: joined: record says [1, 0, 2], "
         "but a match without people keeps the joining order\n"
     )
-    # The same match as /1 (no order of play to check) still verifies.
+    # The same Jackpot match (whose places no rule of /3 changes) as /1, with no order
+    # of play to check, still verifies.
     record["format"] = "jackpot-record/1"
     del record["joined"]
     old = tmp_path / "old.json"
@@ -128,3 +144,62 @@ def test_simulate_actions_counts_what_autoplay_leaves() -> None:
     text = jackpot(*args[:-1]).stdout
     assert text.startswith("2,000 jackpot turns by the best bot, on the engine (seed 5)")
     assert "actions with autoplay (real choices)" in text
+
+
+def daily_entry(server_seed: str | None, keep: int | None = None) -> dict[str, Any]:
+    """The lowest bot's entry in the Jackpot deal of 2026-12-06, as a person's record;
+    ``keep`` cuts it to its first events (an entry still being played)."""
+    client = daily_client_seed("2026-12-06", "jackpot")
+    match, events = play_bots(
+        Match.new_daily(Variant.JACKPOT),
+        [Strength.LOWEST],
+        lambda n, count: throw_dice(SEED, client, n, count),
+    )
+    log: list[RecordEvent] = []
+    append_events(log, events)
+    result = match.result if keep is None else None
+    return Record(
+        id="m_daily",
+        variant=Variant.JACKPOT,
+        deadline_seconds=None,
+        created="2026-12-06T09:00:00Z",
+        seats=(SeatEntry("ana"),),
+        commitment=commitment(SEED),
+        server_seed=server_seed,
+        client_seed=client,
+        events=tuple(log[:keep]),
+        result=result,
+        joined=(0,),
+        rules=RULES,
+        daily=DailyDeal("2026-12-06"),
+    ).to_dict()
+
+
+def test_verify_prints_a_daily_entry_against_par(tmp_path: Path) -> None:
+    path = tmp_path / "daily.json"
+    path.write_text(json.dumps(daily_entry(SEED)))
+    done = jackpot("verify", str(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("valid: daily jackpot 2026-12-06, ")
+    assert lines[1] == "  turn    " + "  ".join(str(t) for t in range(1, 10)) + " 10"
+    assert lines[2].startswith("  entry ")
+    assert lines[3] == (
+        "  par    11 28 15 22  0 35 10 22 16 14   1 jackpot, total 173 (the best bot)"
+    )
+    assert lines[4].startswith("  against par: ")
+
+
+def test_verify_of_a_daily_entry_before_its_day_closes(tmp_path: Path) -> None:
+    path = tmp_path / "playing.json"
+    path.write_text(json.dumps(daily_entry(None, keep=12)))
+    done = jackpot("verify", "-v", str(path))
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "NOT YET VERIFIABLE: the server seed is not published yet" in done.stdout
+    assert "ok  covers: every cover was on offer" in done.stdout
+    assert "  entry  17 (turn 2 being played)\n  par    waits for the seed" in done.stdout
+    tampered = daily_entry(SEED)
+    tampered["result"]["total"] += 1
+    path.write_text(json.dumps(tampered))
+    done = jackpot("verify", str(path))
+    assert done.returncode == 1 and done.stdout.startswith("INVALID: result.total: record says")

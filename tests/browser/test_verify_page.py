@@ -3,11 +3,29 @@ tampered one, checking in the browser itself."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from typing import Any
 
+from a11y import axe_violations, describe
 from browser_helpers import NEXT_ACTION, play_the_bot
 from playwright.sync_api import Page, expect
+
+from jackpot.engine import RULES, Match, Variant
+from jackpot.fair import (
+    DailyDeal,
+    Record,
+    RecordEvent,
+    SeatEntry,
+    commitment,
+    daily_client_seed,
+    throw_dice,
+)
+from jackpot.fair.par import daily_par
+from jackpot.fair.recorder import append_events
+from jackpot.strategy.autoplay import play_bots
+from jackpot.strategy.strength import Strength
 
 
 def test_downloaded_record_verifies_and_tampering_is_caught(
@@ -79,3 +97,82 @@ def test_a_failure_is_said_once_and_an_empty_box_is_no_failure(
     expect(page.locator("#verify-summary")).to_contain_text("paste a record")
     expect(page.locator("#verify-problem")).to_be_hidden()
     expect(page.locator("#verify-outcome")).not_to_have_class(re.compile(r"\bbad\b"))
+
+
+def daily_entry(published: bool, keep: int | None = None) -> dict[str, Any]:
+    """The lowest bot's play of the Classic deal of 2026-12-06, as a person's entry;
+    ``keep`` cuts it short (an entry still being played, its day not over)."""
+    seed = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    client = daily_client_seed("2026-12-06", "classic")
+    match, events = play_bots(
+        Match.new_daily(Variant.CLASSIC),
+        [Strength.LOWEST],
+        lambda n, count: throw_dice(seed, client, n, count),
+    )
+    log: list[RecordEvent] = []
+    append_events(log, events)
+    return Record(
+        id="m_daily_page",
+        variant=Variant.CLASSIC,
+        deadline_seconds=None,
+        created="2026-12-06T09:00:00Z",
+        seats=(SeatEntry("ana"),),
+        commitment=commitment(seed),
+        server_seed=seed if published else None,
+        client_seed=client,
+        events=tuple(log[:keep]),
+        result=match.result if keep is None else None,
+        joined=(0,),
+        rules=RULES,
+        daily=DailyDeal("2026-12-06"),
+    ).to_dict()
+
+
+def test_a_daily_entry_is_shown_against_par_and_one_still_played_waits(
+    page: Page, live_server
+) -> None:  # type: ignore[no-untyped-def]
+    entry = daily_entry(published=True)
+    par = daily_par(entry["server_seed"], "2026-12-06", "classic").result
+    page.goto(live_server.url + "/verify")
+    page.fill("#record-text", json.dumps(entry))
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_contain_text(
+        "✓ Verified: the Classic deal of 2026-12-06", timeout=30000
+    )
+    expect(page.locator("#verify-daily")).to_be_visible()
+    cells = page.locator("#verify-entry-row td")
+    expect(cells).to_have_count(12)
+    scores = entry["result"]["turn_scores"]
+    totals = [str(entry["result"]["jackpots"]), str(entry["result"]["total"])]
+    assert cells.all_inner_texts() == [*map(str, scores), *totals]
+    par_cells = page.locator("#verify-par-row td")
+    par_totals = [str(par.jackpots), str(par.total)]
+    assert par_cells.all_inner_texts() == [*map(str, par.turn_scores), *par_totals]
+    standing = re.compile(r"^This entry is (better than|level with|worse than) par \(")
+    expect(page.locator("#verify-versus")).to_have_text(standing)
+    expect(page.locator("#verify-problem")).to_be_hidden()
+    serious = [v for v in axe_violations(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, describe(serious)
+
+    playing = daily_entry(published=False, keep=20)
+    page.fill("#record-text", json.dumps(playing))
+    page.click("#verify-button")
+    summary = page.locator("#verify-summary")
+    waits = "… Not verifiable yet: The server seed is not published yet"
+    expect(summary).to_contain_text(waits, timeout=30000)
+    expect(page.locator("#verify-problem")).to_be_hidden()
+    expect(page.locator("#verify-outcome")).not_to_have_class(re.compile(r"\bbad\b"))
+    expect(page.locator("#verify-checks li")).not_to_have_count(0)
+    expect(page.locator("#verify-par-row")).to_be_hidden()
+    expect(page.locator("#verify-versus")).to_have_text(
+        "Par is known once the day's seed is published."
+    )
+    assert page.locator("#verify-entry-row td").last.inner_text() == "–"
+
+    tampered = copy.deepcopy(entry)
+    tampered["result"]["total"] += 1
+    page.fill("#record-text", json.dumps(tampered))
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_have_text("✗ Not verified.", timeout=30000)
+    expect(page.locator("#verify-problem-text")).to_contain_text("the total")
+    expect(page.locator("#verify-daily")).to_be_hidden()

@@ -6,6 +6,8 @@ import pytest
 
 from jackpot.engine import (
     FULL,
+    RULES,
+    RULES_BEFORE_SHARED_PLACE,
     BadDice,
     Covered,
     Match,
@@ -258,8 +260,19 @@ def test_places_share_ties_and_rank_later_leavers_higher() -> None:
     assert m.result.rounds == 1
 
 
-def test_classic_shut_box_wins_at_once_and_nobody_throws_after() -> None:
-    m = Match.new(C, 3)
+@pytest.mark.parametrize(
+    ("rules", "places"),
+    [
+        # From jackpot-record/3 on, seat 0 (who played, 9) and seat 2 (who never threw)
+        # share the place after the winner; before, seat 2's total of 0 ranked it above.
+        (RULES, (2, 1, 2)),
+        (RULES_BEFORE_SHARED_PLACE, (3, 1, 2)),
+    ],
+)
+def test_classic_shut_box_wins_at_once_and_nobody_throws_after(
+    rules: int, places: tuple[int, ...]
+) -> None:
+    m = Match.new(C, 3, rules=rules)
     m = classic_turn(m, 0)
     for dice, tiles in [
         ((3, 6), [9]),
@@ -272,7 +285,7 @@ def test_classic_shut_box_wins_at_once_and_nobody_throws_after() -> None:
         m, _ = m.cover(1, tiles)
     assert m.result is not None
     assert m.result.winners == (1,) and m.result.shut == (None, 5, None)
-    assert m.result.places == (3, 1, 2)
+    assert m.result.places == places
 
 
 def test_solo_jackpot_ends_with_the_shut_box_and_solo_resign_has_no_winner() -> None:

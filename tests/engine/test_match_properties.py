@@ -7,13 +7,17 @@ from hypothesis import strategies as st
 
 from jackpot.engine import (
     FULL,
+    THROW_STRIDE,
+    UNPLAYED_SCORE,
     Covered,
+    DailyResult,
     IllegalMove,
     Match,
     MatchEnded,
     SeatOut,
     Thrown,
     TurnEnded,
+    TurnStarted,
     Variant,
 )
 
@@ -83,3 +87,40 @@ def test_random_matches_keep_the_invariants(
         assert len(r.places) == seats and all(1 <= p <= seats for p in r.places)
         if variant is Variant.CLASSIC:
             assert r.rounds == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(variant=st.sampled_from(list(Variant)), data=st.data())
+def test_random_daily_entries_number_their_throws_by_turn_and_score_every_turn(
+    variant: Variant, data: st.DataObject
+) -> None:
+    m = Match.new_daily(variant)
+    finished: list[int] = []
+    while not m.finished:
+        turn = m.turn
+        assert turn is not None and m.round == len(finished) + 1
+        if data.draw(st.integers(0, 60)) == 0:
+            m, events = m.leave(0, data.draw(st.sampled_from(["resigned", "timeout"])))
+            break
+        if turn.dice is None:
+            assert m.throws == THROW_STRIDE * len(finished) + turn.throws
+            one = m.may_throw_one_die and data.draw(st.booleans())
+            dice = (data.draw(die),) if one else (data.draw(die), data.draw(die))
+            m, events = m.throw(0, dice)
+        else:
+            m, events = m.cover(0, data.draw(st.sampled_from(turn.options)))
+        for e in events:
+            if isinstance(e, TurnEnded):
+                finished.append(e.score)
+                assert e.total == sum(finished)
+                assert turn.throws < THROW_STRIDE
+            if isinstance(e, TurnStarted):
+                assert m.throws == THROW_STRIDE * len(finished) and e.round == len(finished) + 1
+        assert Match.from_dict(m.to_dict()) == m
+    r = m.result
+    assert isinstance(r, DailyResult) and isinstance(events[-1], MatchEnded)
+    assert len(r.turn_scores) == 10 and r.total == sum(r.turn_scores)
+    assert list(r.turn_scores[: len(finished)]) == finished
+    assert all(s == UNPLAYED_SCORE for s in r.turn_scores[len(finished) :])
+    assert r.jackpots == finished.count(0)
+    assert (m.out[0] is None) == (len(finished) == 10)

@@ -8,9 +8,11 @@ from hypothesis directly would overflow its buffer on long Jackpot matches.
 The record is written through ``jackpot.fair.recorder``, the path the site and
 selfplay use, so these tests also check that the recorder writes what verify reads.
 
-A plan with ``drawn`` is written as jackpot-record/2: people join first (in the
-order of their client-seed parts), then the bots; the seed draws the order of play,
-and ``bots`` then says nothing about where the bots sit, only how many there are.
+A plan with ``drawn`` is written as jackpot-record/2, or /3 when it is played by the
+rules of /3 (``rules``): people join first (in the order of their client-seed parts),
+then the bots; the seed draws the order of play, and ``bots`` then says nothing about
+where the bots sit, only how many there are. Without ``drawn`` it is a /1, played by
+the rules of /1 and /2.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-from jackpot.engine import Match, Option, Thrown, Variant
+from jackpot.engine import RULES, RULES_BEFORE_SHARED_PLACE, Match, Option, Thrown, Variant
 from jackpot.fair import (
     Record,
     RecordEvent,
@@ -54,6 +56,8 @@ class Plan:
     leave_rate: float
     #: Seats in the order the seed draws (jackpot-record/2) rather than as listed (/1).
     drawn: bool = False
+    #: The rules played (Match.rules); RULES with ``drawn`` makes a jackpot-record/3.
+    rules: int = RULES_BEFORE_SHARED_PLACE
 
 
 @dataclass
@@ -83,7 +87,10 @@ def plans(draw: st.DrawFn, variant: Variant | None = None) -> Plan:
         client_parts=tuple(parts),
         play_seed=draw(st.integers(0, 2**32 - 1)),
         leave_rate=draw(st.sampled_from([0.0, 0.01, 0.03, 0.1])),
-        drawn=draw(st.booleans()),
+        drawn=(drawn := draw(st.booleans())),
+        rules=draw(st.sampled_from([RULES, RULES_BEFORE_SHARED_PLACE]))
+        if drawn
+        else RULES_BEFORE_SHARED_PLACE,
     )
 
 
@@ -119,7 +126,7 @@ def play(plan: Plan) -> Played:
         else:
             bot_no += 1
             names.append(f"Bot {bot_no}")
-    match = Match.new(plan.variant, seats)
+    match = Match.new(plan.variant, seats, rules=plan.rules)
     log: list[RecordEvent] = []
     offered: dict[int, tuple[Option, ...]] = {}
     open_before: dict[int, frozenset[int]] = {}
@@ -179,6 +186,7 @@ def play(plan: Plan) -> Played:
             winners=result.winners,
         ),
         joined=joined,
+        rules=plan.rules,
     )
     return Played(record=record, offered=offered, open_before=open_before)
 
@@ -202,6 +210,7 @@ def fixed_plans(count: int, seed: int) -> list[Plan]:
                 play_seed=rng.getrandbits(32),
                 leave_rate=rng.choice([0.0, 0.01, 0.03, 0.1]),
                 drawn=i % 2 == 1,
+                rules=RULES if i % 4 == 3 else RULES_BEFORE_SHARED_PLACE,
             )
         )
     return out

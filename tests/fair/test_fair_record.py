@@ -129,7 +129,12 @@ def _set(d: dict[str, Any], path: str, value: Any) -> None:
 _DELETE = object()
 
 MALFORMED = [
-    ("format", "jackpot-record/3", "format: expected 'jackpot-record/1' or 'jackpot-record/2'"),
+    (
+        "format",
+        "jackpot-record/4",
+        "format: expected 'jackpot-record/1', 'jackpot-record/2' or 'jackpot-record/3'",
+    ),
+    ("format", "jackpot-record/3", "record: missing field 'joined'"),
     ("format", "jackpot-record/2", "record: missing field 'joined'"),
     ("joined", [1, 0], "record: unknown field 'joined'"),
     ("format", _DELETE, "record: missing field 'format'"),

@@ -127,11 +127,54 @@ def test_format_error_is_the_problem() -> None:
     assert _failed(verify("{")).startswith("format: not JSON")
 
 
-def test_unpublished_seed_stops_with_a_plain_reason(jackpot_match: Played) -> None:
-    r = replace(jackpot_match.record, server_seed=None, result=None)
+WAITS = "the server seed is not published yet (it is published when the match ends): "
+
+
+def _in_progress(r: Record, events: int) -> Record:
+    """``r`` as the site shows it during play: no seed, no result, bots' strengths hidden."""
+    seats = tuple(SeatEntry(s.name, hidden=True) if s.is_bot else s for s in r.seats)
+    return replace(r, server_seed=None, result=None, events=r.events[:events], seats=seats)
+
+
+def test_unpublished_seed_checks_the_moves_and_says_what_waits(jackpot_match: Played) -> None:
+    r = _in_progress(jackpot_match.record, len(jackpot_match.record.events) // 2)
+    assert r.to_dict()["seats"][1]["bot"] == "hidden"
     v = verify(r)
-    assert _failed(v) == "the server seed is not published yet: the match is not over"
-    assert v.checks == ["format: the record is well-formed jackpot-record/1"]
+    assert not v.ok and v.awaiting_seed and v.daily is None
+    assert v.problem == WAITS + "the dice and the bots' strengths and moves wait for it"
+    assert v.summary == f"not verifiable yet: {v.problem}"
+    assert v.checks[0] == "format: the record is well-formed jackpot-record/1"
+    assert any(c.startswith("throws:") for c in v.checks)
+    assert any(c.startswith("covers:") for c in v.checks)
+    assert not any(c.startswith(("commitment:", "dice:", "bots:")) for c in v.checks)
+
+
+def test_unpublished_seed_still_catches_an_illegal_move(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    i, e = next((i, e) for i, e in _throws(r) if e.cover and r.seats[e.seat].bot is None)
+    offered = jackpot_match.offered[e.n]
+    wrong = next(t for t in range(1, 10) if (t,) not in offered)
+    v = verify(_in_progress(_with_event(r, i, replace(e, cover=(wrong,))), len(r.events)))
+    assert _failed(v).startswith(f"throw {e.n + 1}: cover [{wrong}] is not on offer")
+    assert not v.awaiting_seed
+
+
+def test_unpublished_seed_on_a_finished_match_checks_its_result(jackpot_match: Played) -> None:
+    r = replace(jackpot_match.record, server_seed=None)
+    v = verify(r)
+    assert v.awaiting_seed and any(c.startswith("result:") for c in v.checks)
+    assert v.problem == WAITS + "the dice and the bots' strengths and moves wait for it"
+    assert r.result is not None
+    wrong = replace(r.result, rounds=r.result.rounds + 1)
+    assert _failed(verify(replace(r, result=wrong))).startswith("result.rounds: record says")
+    assert _failed(verify(replace(r, result=None))).startswith("result: record says null")
+
+
+def test_a_hidden_strength_needs_an_unpublished_seed(jackpot_match: Played) -> None:
+    r = jackpot_match.record
+    seats = tuple(SeatEntry(s.name, hidden=True) if s.is_bot else s for s in r.seats)
+    problem = _failed(verify(replace(r, seats=seats)))
+    assert problem.startswith('format: seats[1].bot: expected null (a person) or "lowest"')
 
 
 def test_missing_result_is_named(jackpot_match: Played) -> None:

@@ -307,7 +307,7 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         r["events"][i]["dice"] = fair[:1]
 
     def wrong_format(r):
-        r["format"] = "jackpot-record/3"
+        r["format"] = "jackpot-record/4"
 
     def v2_without_joined(r):
         r["format"] = "jackpot-record/2"
@@ -326,14 +326,13 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         (bad_total, "the result in the record is not what the throws give: the totals: p0 "),
         (skip_number, f"throws are out of order: throw {n} was due, the record has throw {n + 1}"),
         (not_dead, f"throw {n}: the record says nothing could be covered, but the dice "),
-        (unpublished, "the server seed is not published yet"),
         (bad_client, 'the piece of the client seed from p1 ("p1 seed")'),
         (extra_after_end, "p0 resigned after the match was already over"),
         (jackpot_one_die, f"throw {n}: one die was thrown, but one die is allowed only in Classic"),
         (
             wrong_format,
-            'this page cannot check this kind of record: it says it is "jackpot-record/3", '
-            "and the page checks jackpot-record/1 or jackpot-record/2",
+            'this page cannot check this kind of record: it says it is "jackpot-record/4", '
+            "and the page checks jackpot-record/1, jackpot-record/2, or jackpot-record/3",
         ),
         (v2_without_joined, "the record's order of play is damaged"),
         (v1_with_joined, "the record says it is an older jackpot-record/1, yet it holds an order"),
@@ -345,6 +344,12 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         assert report["summary"].startswith("Not verified: ")
         # Words for a player: no field of the file, no "null" or "[]" in them.
         assert not re.search(r"\bnull\b|\[\]|\bjoined\b|\bcover \[", report["problem"]), report
+    # Without the seed nothing is wrong yet: the moves are checked, the dice wait for it.
+    (waiting,) = node_verify(tampered(base, unpublished))
+    assert not waiting["ok"] and waiting["pending"], waiting
+    assert waiting["problem"].startswith("the server seed is not published yet")
+    assert waiting["summary"].startswith("Not verifiable yet: The server seed is not published")
+    assert any(c.startswith("Each of the ") for c in waiting["checks"]), waiting["checks"]
 
 
 def test_a_tampered_throw_is_named_as_the_page_names_it() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from js_records import node_verify
 
-from jackpot.engine import Match, Variant
+from jackpot.engine import RULES, RULES_BEFORE_SHARED_PLACE, Match, Result, Variant
 from jackpot.fair import (
     OutEntry,
     Record,
@@ -36,20 +36,23 @@ from jackpot.strategy.strength import Strength
 
 
 def random_record(rng: random.Random, variant: Variant, seats: int) -> dict[str, Any]:
-    """A /1 record with people anywhere, or a /2 one seated by the seed's draw."""
+    """A /1 record with people anywhere, or a /2 or /3 one seated by the seed's draw (a
+    /3 played by its rules: in Classic, a shut box's followers share the next place)."""
     server_seed = f"{rng.getrandbits(256):064x}"
     humans = [s for s in range(seats) if s == 0 or rng.random() < 0.4]
     client_seed = ".".join(f"h{s}-{rng.getrandbits(24):x}" for s in humans)
     joined = None
+    rules = RULES_BEFORE_SHARED_PLACE
     if rng.random() < 0.5:
         # People join first, then bots; the draw then seats them.
         joined = order_of_play(server_seed, client_seed, seats, people=len(humans))
         humans = [s for s in range(seats) if joined[s] < len(humans)]
+        rules = rng.choice([RULES, RULES_BEFORE_SHARED_PLACE])
     strengths = [
         None if s in humans else bot_strength(server_seed, client_seed, s) for s in range(seats)
     ]
     p_out = rng.choice([0.0, 0.005, 0.03])
-    match = Match.new(variant, seats)
+    match = Match.new(variant, seats, rules=rules)
     log: list[RecordEvent] = []
     while match.turn is not None:
         turn = match.turn
@@ -87,6 +90,7 @@ def random_record(rng: random.Random, variant: Variant, seats: int) -> dict[str,
         events=tuple(log),
         result=RecordResult(**result.to_dict()),
         joined=joined,
+        rules=rules,
     )
     return record.to_dict()
 
@@ -132,6 +136,7 @@ def test_python_and_javascript_agree_on_random_engine_records() -> None:
     assert sum(1 for r in made if any(e["type"] == "out" for e in r["events"])) >= 10
     assert sum(1 for r in made if r["variant"] == "classic") >= 10
     assert sum(1 for r in made if r.get("joined", [0]) != sorted(r.get("joined", [0]))) >= 10
+    assert sum(1 for r in made if r["format"] == "jackpot-record/3") >= 10
     reports = node_verify(*made)
     for record, js in zip(made, reports, strict=True):
         assert js["ok"], (js["problem"], record["id"])
@@ -234,3 +239,41 @@ def test_an_out_between_a_throw_and_its_shutting_cover_counts_first() -> None:
     assert record["result"]["places"][0] == 3
     (js,) = node_verify(record)
     assert js["ok"], js["problem"]
+
+
+def shared_place_records(count: int) -> list[dict[str, Any]]:
+    """/3 Classic matches of three or four where a shut box left seats to share a place
+    (and so whose places /2 would rank), each with its /2 twin: the same moves relabelled."""
+    rng = random.Random(3)
+    made: list[dict[str, Any]] = []
+    while len(made) < count:
+        record = random_record(rng, Variant.CLASSIC, rng.randint(3, 4))
+        if record["format"] != "jackpot-record/3":
+            continue
+        shut = [s for s, n in enumerate(record["result"]["shut"]) if n is not None]
+        twin = dict(record, format="jackpot-record/2")
+        if shut and record["result"]["places"].count(2) >= 2 and not verify(twin).ok:
+            made.append(record)
+    return made
+
+
+def test_both_place_a_classic_shut_by_the_rules_of_its_format() -> None:
+    made = shared_place_records(6)
+    as_v2 = []
+    for record in made:
+        twin = copy.deepcopy(record)
+        twin["format"] = "jackpot-record/2"
+        as_v2.append(twin)
+    reports = node_verify(*made, *as_v2)
+    for record, js in zip([*made, *as_v2], reports, strict=True):
+        py = verify(record)
+        assert js["ok"] == py.ok, (record["id"], js["problem"], py.problem)
+        if record["format"] == "jackpot-record/3":
+            assert js["ok"], js["problem"]
+        else:
+            # /2 ranks the seats after the shutter by their totals of 0, so /3's shared
+            # place is not /2's: both say the places differ.
+            assert js["problem"].startswith("the result in the record is not what the throws")
+            assert "the places" in js["problem"]
+            assert py.problem is not None and py.problem.startswith("result.places:")
+    assert all(isinstance(Result.from_dict(r["result"]), Result) for r in made)

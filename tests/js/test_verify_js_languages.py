@@ -22,13 +22,15 @@ from test_verify_js import (
     solo_jackpot_until_shut,
     tampered,
 )
-from test_verify_js_crosscheck import random_record
+from test_verify_js_crosscheck import random_record, shared_place_records
+from test_verify_js_daily import daily_record, tamper
 
 from jackpot.engine import Variant
 from jackpot.i18n.catalogs import translations
 from jackpot.i18n.jinja import js_catalog
 
-WORDS = Path(__file__).parents[2] / "src" / "jackpot" / "static" / "verify-words.js"
+STATIC = Path(__file__).parents[2] / "src" / "jackpot" / "static"
+WORDS = (STATIC / "verify-words.js", STATIC / "verify-words-daily.js")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 LANGS = ("pt", "ms", "et", "sk")
 
@@ -40,8 +42,9 @@ def english_fragments(lang: str) -> list[str]:
     gettext = translations(lang, "js")
     messages = [
         m if isinstance(m, tuple) else (m,)
+        for words in WORDS
         for _line, m, _comments, _context in extract_from_file(
-            "javascript", str(WORDS), keywords={"t": None, "tn": (1, 2)}
+            "javascript", str(words), keywords={"t": None, "tn": (1, 2)}
         )
     ]
     # Words the translations keep (record fields such as "cover", "Jackpot") are not English left.
@@ -89,8 +92,20 @@ def records() -> list[dict[str, Any]]:
         for e in r["events"][i:]:
             e["n"] += 1
 
+    rng = random.Random(8)
+    finished = daily_record(rng, "finished", published=True)
     return [
         base,
+        *shared_place_records(1),
+        finished,
+        daily_record(rng, "gave_up", published=True),
+        daily_record(rng, "day_closed", published=False),
+        daily_record(rng, "playing", published=False),
+        tamper(rng, finished, "die"),
+        tamper(rng, finished, "renumber"),
+        tamper(rng, finished, "total"),
+        tamper(rng, finished, "client"),
+        tamper(rng, finished, "seats"),
         jackpot_three_seats_two_resign(),
         solo_jackpot_until_shut(),
         drawn,

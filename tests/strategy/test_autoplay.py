@@ -208,6 +208,7 @@ def test_with_autoplay_a_person_waits_only_on_real_choices(
         events=tuple(log),
         result=match.result,
         joined=joined,
+        rules=match.rules,
     )
     v = verify(record)
     assert v.ok, v.problem

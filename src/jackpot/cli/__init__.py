@@ -11,7 +11,12 @@ import importlib
 from collections.abc import Callable, Sequence
 
 #: Modules that define ``register(subparsers)``; each sub-parser sets ``func``.
-COMMAND_MODULES = ("jackpot.cli.core", "jackpot.cli.web", "jackpot.cli.ratings")
+COMMAND_MODULES = (
+    "jackpot.cli.verify",
+    "jackpot.cli.core",
+    "jackpot.cli.web",
+    "jackpot.cli.ratings",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

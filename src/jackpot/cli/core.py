@@ -1,4 +1,4 @@
-"""Sub-commands over the pure core: verify, solve, simulate, selfplay.
+"""Sub-commands over the pure core: solve, simulate, selfplay.
 
 They import no web code, so checking a record or solving a position works from a
 bare install without a database or a server.
@@ -21,17 +21,6 @@ STRENGTHS = ("lowest", "highest", "best")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "verify",
-        help="check a finished match record (jackpot-record/1 or /2) against its seed",
-        description="Replay a jackpot-record/1 or /2 from its published seed: the order of "
-        "play (/2), every die, option, cover, bot choice and the result. Exit 0 when valid, "
-        "1 at the first difference, 2 when the input is not a readable record.",
-    )
-    p.add_argument("file", help="record file, or - for standard input")
-    p.add_argument("-v", "--verbose", action="store_true", help="list every check made")
-    p.set_defaults(func=cmd_verify)
-
     p = sub.add_parser(
         "solve",
         help="exact odds for a position: P(shut the box), expected score, per bot",
@@ -72,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "selfplay",
         help="a whole match between bots, written as a finished record",
         description="Play a match between bots, strengths drawn from the seed as on the "
-        "site, and write it as a finished jackpot-record/2 (for demos and verifiers; "
+        "site, and write it as a finished jackpot-record/3 (for demos and verifiers; "
         "with nobody to favour, bots keep their joining order).",
     )
     _variant_arg(p)
@@ -92,37 +81,6 @@ def _positive_int(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
     return value
-
-
-# -- verify ---------------------------------------------------------------------
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    from jackpot.fair import RecordFormatError, parse_record
-    from jackpot.fair.verify import verify
-
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-        record = parse_record(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
-        return 2
-    except RecordFormatError as exc:
-        print(f"not a jackpot record (/1 or /2): {exc}", file=sys.stderr)
-        return 2
-    report = verify(record)
-    if args.verbose:
-        for check in report.checks:
-            print(f"ok  {check}")
-    if report.ok:
-        print(report.summary)
-        return 0
-    print(f"INVALID: {report.problem}")
-    return 1
 
 
 # -- solve ----------------------------------------------------------------------
@@ -369,6 +327,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         events=tuple(log),
         result=match.result,
         joined=order_of_play(server_seed, client_seed, args.seats, people=0),
+        rules=match.rules,
     )
     text = record.to_json()
     if args.out:

@@ -1,5 +1,16 @@
 """Pure rules of Jackpot and Classic Shut the Box: no I/O, no clock, no randomness."""
 
+from jackpot.engine.daily import (
+    THROW_STRIDE,
+    TURNS,
+    UNPLAYED_SCORE,
+    DailyResult,
+    VersusPar,
+    daily_places,
+    daily_result,
+    throw_number,
+    versus_par,
+)
 from jackpot.engine.errors import (
     BadDice,
     IllegalMove,
@@ -19,14 +30,16 @@ from jackpot.engine.events import (
     TurnEnded,
     TurnStarted,
 )
-from jackpot.engine.match import REASONS, Match, Turn
+from jackpot.engine.match import REASONS, RULES, RULES_BEFORE_SHARED_PLACE, Match, Turn
 from jackpot.engine.result import Result
 from jackpot.engine.tiles import (
     FULL,
     TILES,
     Option,
     Variant,
+    describe_dice,
     describe_options,
+    describe_tiles,
     from_mask,
     may_throw_one_die,
     options,
@@ -39,10 +52,16 @@ BadDiceCount = BadDice
 __all__ = [
     "FULL",
     "REASONS",
+    "RULES",
+    "RULES_BEFORE_SHARED_PLACE",
+    "THROW_STRIDE",
     "TILES",
+    "TURNS",
+    "UNPLAYED_SCORE",
     "BadDice",
     "BadDiceCount",
     "Covered",
+    "DailyResult",
     "Event",
     "IllegalMove",
     "Match",
@@ -60,11 +79,18 @@ __all__ = [
     "TurnStarted",
     "UnknownSeat",
     "Variant",
+    "VersusPar",
     "WrongPhase",
+    "daily_places",
+    "daily_result",
+    "describe_dice",
     "describe_options",
+    "describe_tiles",
     "from_mask",
     "may_throw_one_die",
     "options",
     "score",
+    "throw_number",
     "to_mask",
+    "versus_par",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from jackpot.engine.daily import DailyResult
 from jackpot.engine.result import Result
 from jackpot.engine.tiles import Option
 
@@ -83,7 +84,8 @@ class SeatOut:
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
-    result: Result
+    #: A DailyResult when a daily entry ends.
+    result: Result | DailyResult
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "match_ended", "result": self.result.to_dict()}

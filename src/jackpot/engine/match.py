@@ -3,6 +3,10 @@
 A ``Match`` is an immutable value. Every action returns the next value and the
 events it caused, so the server can persist the snapshot, then publish the events;
 nothing here knows where dice come from (the caller passes the seed's dice in).
+
+A daily entry (``Match.new_daily``) is a solo match of a fixed number of turns whose
+throws are numbered turn by turn (``engine/daily.py``); everything else, the moves
+and leaving, is the same, so whatever plays a match plays an entry.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from jackpot.engine.daily import THROW_STRIDE, TURNS, DailyResult, daily_result
 from jackpot.engine.errors import (
     BadDice,
     IllegalMove,
@@ -35,7 +40,9 @@ from jackpot.engine.tiles import (
     FULL,
     Option,
     Variant,
+    describe_dice,
     describe_options,
+    describe_tiles,
     may_throw_one_die,
     options,
 )
@@ -43,6 +50,12 @@ from jackpot.engine.tiles import (
 Reason = Literal["resigned", "timeout"]
 REASONS: tuple[str, ...] = ("resigned", "timeout")
 MAX_SEATS = 4
+#: The rules of jackpot-record/3: a Classic match ended by a shut box places every
+#: other seat still in second, together. New matches follow them.
+RULES = 3
+#: The rules of jackpot-record/1 and /2, kept by a match begun before /3 (its
+#: snapshot has no "rules") so that it ends as it began.
+RULES_BEFORE_SHARED_PLACE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,21 +67,6 @@ class Turn:
     options: tuple[Option, ...] = ()
     #: Throws made so far in this turn.
     throws: int = 0
-
-
-def _describe_dice(dice: tuple[int, ...], variant: Variant) -> str:
-    if len(dice) == 1:
-        return f"the die {dice[0]}"
-    words = f"the dice {dice[0]} and {dice[1]}"
-    if variant is Variant.CLASSIC:
-        words += f" (total {sum(dice)})"
-    return words
-
-
-def _describe_tiles(tiles: tuple[int, ...]) -> str:
-    if len(tiles) == 1:
-        return f"tile {tiles[0]}"
-    return "tiles " + ", ".join(map(str, tiles[:-1])) + f" and {tiles[-1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +83,22 @@ class Match:
     #: Throws of each seat's shutting turn in the current round, else None.
     shut: tuple[int | None, ...]
     turn: Turn | None
-    result: Result | None
+    #: A daily entry ends with a DailyResult, every other match with a Result.
+    result: Result | DailyResult | None
+    #: The rule set, numbered as the record format that states it (RULES or
+    #: RULES_BEFORE_SHARED_PLACE): the record of this match is written in that format.
+    rules: int = RULES
+    #: A daily entry's number of turns; None for a match.
+    daily_turns: int | None = None
+    #: A daily entry's scores of its finished turns so far, in order.
+    turn_scores: tuple[int, ...] = ()
 
     @classmethod
-    def new(cls, variant: Variant, seats: int) -> Match:
+    def new(cls, variant: Variant, seats: int, *, rules: int = RULES) -> Match:
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"a match has 1 to {MAX_SEATS} seats, not {seats}")
+        if rules not in (RULES_BEFORE_SHARED_PLACE, RULES):
+            raise ValueError(f"the rules are {RULES_BEFORE_SHARED_PLACE} or {RULES}, not {rules}")
         return cls(
             variant=Variant(variant),
             seats=seats,
@@ -102,7 +110,25 @@ class Match:
             shut=(None,) * seats,
             turn=Turn(seat=0),
             result=None,
+            rules=rules,
         )
+
+    @classmethod
+    def new_daily(cls, variant: Variant, turns: int = TURNS) -> Match:
+        """One person's entry in a daily deal: ``turns`` turns, each from a full board.
+
+        Round r is turn r - 1 (a round of one seat is one turn); turn t's throws are
+        numbered from ``THROW_STRIDE * t``; a shut box ends only its turn, in Classic
+        too. Leaving (giving up, or the day closing: ``leave(0, "timeout")``) ends the
+        entry at once, the unfinished turn and every later one scoring 45.
+        """
+        if turns < 1:
+            raise ValueError(f"an entry has at least one turn, not {turns}")
+        return replace(cls.new(variant, 1), daily_turns=turns)
+
+    @property
+    def daily(self) -> bool:
+        return self.daily_turns is not None
 
     @property
     def finished(self) -> bool:
@@ -120,7 +146,7 @@ class Match:
         if turn.dice is not None:
             raise WrongPhase(
                 f"seat {seat} must cover before throwing again: "
-                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}",
+                f"{describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}",
                 "must_cover",
                 seat=seat,
                 dice=turn.dice,
@@ -159,7 +185,7 @@ class Match:
         chosen = tuple(sorted(tiles))
         if not chosen:
             raise NotOnOffer(
-                f"choose what to cover: {_describe_dice(turn.dice, self.variant)} "
+                f"choose what to cover: {describe_dice(turn.dice, self.variant)} "
                 f"reach {describe_options(turn.options)}",
                 "choose",
                 dice=turn.dice,
@@ -169,8 +195,8 @@ class Match:
         if chosen not in turn.options:
             verb = "is" if len(chosen) == 1 else "are"
             raise NotOnOffer(
-                f"{_describe_tiles(chosen)} {verb} not on offer: "
-                f"{_describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}",
+                f"{describe_tiles(chosen)} {verb} not on offer: "
+                f"{describe_dice(turn.dice, self.variant)} reach {describe_options(turn.options)}",
                 "not_on_offer",
                 tiles=chosen,
                 dice=turn.dice,
@@ -218,6 +244,8 @@ class Match:
             )
         )
         after = replace(self, totals=tuple(totals), shut=tuple(shut))
+        if self.daily_turns is not None:
+            return replace(after, turn_scores=(*self.turn_scores, score))._next_daily_turn(events)
         if not still_open and self.variant is Variant.CLASSIC:
             return after._finish(events)
         return after._advance(seat, events)
@@ -237,15 +265,31 @@ class Match:
         events.append(TurnStarted(seat=first, round=nxt.round))
         return nxt, events
 
-    def _finish(self, events: list[Event]) -> tuple[Match, list[Event]]:
-        result = decide(
-            seats=self.seats,
-            rounds=self.round,
-            totals=self.totals,
-            shut=self.shut,
-            out=self.out,
-            left=self.left,
+    def _next_daily_turn(self, events: list[Event]) -> tuple[Match, list[Event]]:
+        if len(self.turn_scores) == self.daily_turns:
+            return self._finish(events)
+        # Round r is turn r - 1, so the next turn (number self.round) starts its throws at:
+        first = THROW_STRIDE * self.round
+        nxt = replace(
+            self, round=self.round + 1, throws=first, shut=(None,), turn=Turn(seat=0)
         )
+        events.append(TurnStarted(seat=0, round=nxt.round))
+        return nxt, events
+
+    def _finish(self, events: list[Event]) -> tuple[Match, list[Event]]:
+        result: Result | DailyResult
+        if self.daily_turns is not None:
+            result = daily_result(self.turn_scores, self.daily_turns)
+        else:
+            result = decide(
+                seats=self.seats,
+                rounds=self.round,
+                totals=self.totals,
+                shut=self.shut,
+                out=self.out,
+                left=self.left,
+                shared_after_shut=self.rules >= RULES and self.variant is Variant.CLASSIC,
+            )
         events.append(MatchEnded(result=result))
         return replace(self, turn=None, result=result), events
 
@@ -287,8 +331,15 @@ class Match:
 
     def to_dict(self) -> dict[str, Any]:
         turn = self.turn
+        daily: dict[str, Any] = (
+            {}
+            if self.daily_turns is None
+            else {"daily_turns": self.daily_turns, "turn_scores": list(self.turn_scores)}
+        )
         return {
             "variant": self.variant.value,
+            "rules": self.rules,
+            **daily,
             "seats": self.seats,
             "round": self.round,
             "throws": self.throws,
@@ -310,7 +361,11 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
+        """The match a snapshot holds; one written before the rules were numbered keeps
+        the rules it began with (RULES_BEFORE_SHARED_PLACE)."""
         t = data["turn"]
+        daily_turns = data.get("daily_turns")
+        result = data["result"]
         turn = (
             None
             if t is None
@@ -332,5 +387,12 @@ class Match:
             left=tuple(data["left"]),
             shut=tuple(data["shut"]),
             turn=turn,
-            result=None if data["result"] is None else Result.from_dict(data["result"]),
+            result=None
+            if result is None
+            else DailyResult.from_dict(result)
+            if daily_turns is not None
+            else Result.from_dict(result),
+            rules=int(data.get("rules", RULES_BEFORE_SHARED_PLACE)),
+            daily_turns=None if daily_turns is None else int(daily_turns),
+            turn_scores=tuple(int(s) for s in data.get("turn_scores", ())),
         )

@@ -44,12 +44,18 @@ def decide(
     shut: Sequence[int | None],
     out: Sequence[str | None],
     left: Sequence[int],
+    shared_after_shut: bool = False,
 ) -> Result:
     """Winners and places once the match is over.
 
     Winners: the last seat in when the others have gone; else, among seats still in,
     those who shut the box with the fewest throws; else the lowest running total
     (only Classic ends without a shut box). Places use standard competition ranking.
+
+    ``shared_after_shut`` (Classic from jackpot-record/3 on): when a shut box ended
+    the match, every other seat still in shares the place after the winner. The
+    seats after the shutter never threw, so their totals of 0 rank nothing; the
+    older rule ranked them by those totals, above the seats that had played.
     """
     still_in = [s for s in range(seats) if out[s] is None]
     shutters = [s for s in still_in if shut[s] is not None]
@@ -72,7 +78,10 @@ def decide(
         places[s] = 1
     others = [s for s in still_in if s not in winners]
     for s in others:
-        places[s] = len(winners) + 1 + sum(1 for o in others if key(o) < key(s))
+        if shared_after_shut and shutters:
+            places[s] = len(winners) + 1
+        else:
+            places[s] = len(winners) + 1 + sum(1 for o in others if key(o) < key(s))
     for rank, s in enumerate(reversed(left)):
         places[s] = len(still_in) + 1 + rank
     return Result(

@@ -83,3 +83,20 @@ def describe_options(opts: tuple[Option, ...]) -> str:
     if len(words) == 1:
         return words[0]
     return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def describe_dice(dice: tuple[int, ...], variant: Variant) -> str:
+    """Human wording: "the die 4", "the dice 2 and 5 (total 7)" (Classic says the total)."""
+    if len(dice) == 1:
+        return f"the die {dice[0]}"
+    words = f"the dice {dice[0]} and {dice[1]}"
+    if variant is Variant.CLASSIC:
+        words += f" (total {sum(dice)})"
+    return words
+
+
+def describe_tiles(tiles: tuple[int, ...]) -> str:
+    """Human wording: "tile 4", "tiles 1, 2 and 6"."""
+    if len(tiles) == 1:
+        return f"tile {tiles[0]}"
+    return "tiles " + ", ".join(map(str, tiles[:-1])) + f" and {tiles[-1]}"

@@ -5,10 +5,12 @@ Pure: no I/O, no clock, no randomness. The caller draws the server seed
 """
 
 from jackpot.fair import record
+from jackpot.fair.daily import DailyDeal, check_daily_date, daily_client_seed
 from jackpot.fair.dice import bot_strength, byte_stream, throw_dice
 from jackpot.fair.record import (
     FORMAT_V1,
     FORMAT_V2,
+    FORMAT_V3,
     FORMATS,
     OutEntry,
     Record,
@@ -18,6 +20,7 @@ from jackpot.fair.record import (
     SeatEntry,
     ThrowEntry,
     parse_record,
+    record_format,
 )
 from jackpot.fair.seating import draw_order, order_of_play
 from jackpot.fair.seeds import (
@@ -33,6 +36,8 @@ __all__ = [
     "FORMATS",
     "FORMAT_V1",
     "FORMAT_V2",
+    "FORMAT_V3",
+    "DailyDeal",
     "OutEntry",
     "Record",
     "RecordEvent",
@@ -44,13 +49,16 @@ __all__ = [
     "bot_strength",
     "byte_stream",
     "check_client_seed",
+    "check_daily_date",
     "check_server_seed",
     "combine_client_seeds",
     "commitment",
+    "daily_client_seed",
     "draw_order",
     "order_of_play",
     "parse_record",
     "record",
+    "record_format",
     "split_client_seed",
     "throw_dice",
     "verify",

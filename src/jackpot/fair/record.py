@@ -1,43 +1,87 @@
-"""``jackpot-record/1`` and ``/2``: one JSON document per match, read strictly, written canonically.
+"""``jackpot-record/1``, ``/2`` and ``/3``: one JSON document per match or daily entry.
 
-The record is the verifier's only input, so parsing is deliberately unforgiving: a
-field of the wrong type, a bool where a number belongs, an unknown key or a tile out of
-range is refused with a message naming the field, instead of being coerced into
-something the match never contained. Whether the record is *true* (dice, covers,
-result) is ``verify``'s business; this module only says whether it is well-formed.
+Read strictly, written canonically. The record is the verifier's only input, so parsing
+is deliberately unforgiving: a field of the wrong type, a bool where a number belongs,
+an unknown key or a tile out of range is refused with a message naming the field,
+instead of being coerced into something the match never contained. Whether the record
+is *true* (dice, covers, result) is ``verify``'s business; this module only says
+whether it is well-formed.
 
 ``/2`` is ``/1`` plus ``joined``: the seats are listed in the order of play drawn from
 the seed, and ``joined[p]`` is the joining index of the seat that plays p-th, so a
-verifier can redo the draw. Records written before the draw stay ``/1`` and still read.
+verifier can redo the draw. ``/3`` is ``/2`` played by the rules of ``/3`` (Classic's
+shared place after a shut box), and is also the format of a daily entry, which adds
+``"daily"``. Each format is verified by its own rules, so old records still read.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, TypeAlias
 
+from jackpot.engine.daily import DailyResult
+from jackpot.engine.match import RULES, RULES_BEFORE_SHARED_PLACE
 from jackpot.engine.result import Result
 from jackpot.engine.tiles import Variant
-from jackpot.strategy.strength import Strength
+from jackpot.fair.daily import DailyDeal, read_daily_deal, read_daily_result
+from jackpot.fair.entries import (
+    HIDDEN,
+    MAX_SEATS,
+    OUT_REASONS,
+    OutEntry,
+    OutReason,
+    RecordEvent,
+    SeatEntry,
+    ThrowEntry,
+    read_event,
+    read_seat,
+    read_seats,
+)
+from jackpot.fair.fields import (
+    RecordFormatError,
+    kind_of,
+    read_hex64,
+    read_int,
+    read_list,
+    read_object,
+    read_string,
+    read_text,
+    refusal,
+)
+
+#: The seats' and events' values (entries.py) are part of what a record is made of.
+__all__ = [
+    "FORMATS",
+    "FORMAT_V1",
+    "FORMAT_V2",
+    "FORMAT_V3",
+    "HIDDEN",
+    "MAX_SEATS",
+    "OUT_REASONS",
+    "OutEntry",
+    "OutReason",
+    "Record",
+    "RecordEvent",
+    "RecordFormatError",
+    "RecordResult",
+    "SeatEntry",
+    "ThrowEntry",
+    "parse_record",
+    "record_format",
+]
 
 FORMAT_V1 = "jackpot-record/1"
 FORMAT_V2 = "jackpot-record/2"
-FORMATS = (FORMAT_V1, FORMAT_V2)
+FORMAT_V3 = "jackpot-record/3"
+FORMATS = (FORMAT_V1, FORMAT_V2, FORMAT_V3)
 #: The site offers 60 s to 7 days; a test or demo server may lower the minimum
 #: (JACKPOT_MIN_DEADLINE_SECONDS), and its records must still be readable.
 DEADLINE_MIN = 1
 DEADLINE_MAX = 7 * 24 * 3600
-MAX_SEATS = 4
-
-OutReason: TypeAlias = Literal["resigned", "timeout"]
-OUT_REASONS: tuple[OutReason, ...] = ("resigned", "timeout")
-
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _TOP_KEYS = (
     "format",
     "id",
@@ -53,55 +97,17 @@ _TOP_KEYS = (
 )
 #: /2 adds ``joined`` right after the seats it describes.
 _TOP_KEYS_V2 = (*_TOP_KEYS[:6], "joined", *_TOP_KEYS[6:])
+#: A daily entry (/3) adds ``daily`` right after the variant it is a deal of.
+_TOP_KEYS_DAILY = (*_TOP_KEYS_V2[:3], "daily", *_TOP_KEYS_V2[3:])
 _RESULT_KEYS = ("rounds", "totals", "shut", "places", "winners")
 
 
-class RecordFormatError(ValueError):
-    """The document is not a well-formed record; the message names the field."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatEntry:
-    name: str
-    bot: Strength | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": None if self.bot is None else str(self.bot)}
-
-
-@dataclass(frozen=True, slots=True)
-class ThrowEntry:
-    """A throw and the cover chosen for it.
-
-    ``cover`` is ``()`` for a dead throw (nothing on offer: the turn ended) and
-    ``None`` when the seat went out, or the match ended, before a cover was chosen.
-    """
-
-    n: int
-    seat: int
-    dice: tuple[int, ...]
-    cover: tuple[int, ...] | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": "throw",
-            "n": self.n,
-            "seat": self.seat,
-            "dice": list(self.dice),
-            "cover": None if self.cover is None else list(self.cover),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class OutEntry:
-    seat: int
-    reason: OutReason
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": "out", "seat": self.seat, "reason": self.reason}
-
-
-RecordEvent: TypeAlias = ThrowEntry | OutEntry
+def record_format(rules: int, *, drawn: bool) -> str:
+    """The format a match's record is written in: ``/3`` for a match played by the
+    rules of /3 (``Match.rules``), else ``/2`` once the order of play was drawn, else ``/1``."""
+    if rules >= RULES:
+        return FORMAT_V3
+    return FORMAT_V2 if drawn else FORMAT_V1
 
 
 #: The record's ``result`` is exactly the engine's Result (same fields, same JSON).
@@ -112,20 +118,28 @@ RecordResult: TypeAlias = Result
 class Record:
     id: str
     variant: Variant
-    deadline_seconds: int
+    #: None for a daily entry, which has no deadline per throw.
+    deadline_seconds: int | None
     created: str
     seats: tuple[SeatEntry, ...]
     commitment: str
     server_seed: str | None
     client_seed: str
     events: tuple[RecordEvent, ...]
-    result: RecordResult | None = None
-    #: ``/2`` only: for each seat in the order of play, its joining index (None: ``/1``).
+    #: A daily entry's is a DailyResult.
+    result: RecordResult | DailyResult | None = None
+    #: ``/2`` and ``/3``: for each seat in the order of play, its joining index (None: ``/1``).
     joined: tuple[int, ...] | None = None
+    #: The rules played, as ``Match.rules``: RULES makes a ``/3`` record.
+    rules: int = RULES_BEFORE_SHARED_PLACE
+    #: A daily entry's deal (a ``/3`` record); None for a match.
+    daily: DailyDeal | None = None
 
     @property
     def format(self) -> str:
-        return FORMAT_V1 if self.joined is None else FORMAT_V2
+        if self.daily is not None:
+            return FORMAT_V3
+        return record_format(self.rules, drawn=self.joined is not None)
 
     @property
     def throws(self) -> tuple[ThrowEntry, ...]:
@@ -133,10 +147,10 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object, keys in the order docs/fair-play.md lists them."""
-        head: dict[str, Any] = {
-            "format": self.format,
-            "id": self.id,
-            "variant": str(self.variant),
+        head: dict[str, Any] = {"format": self.format, "id": self.id, "variant": str(self.variant)}
+        if self.daily is not None:
+            head["daily"] = self.daily.to_dict()
+        head |= {
             "deadline_seconds": self.deadline_seconds,
             "created": self.created,
             "seats": [s.to_dict() for s in self.seats],
@@ -188,106 +202,71 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         obj = source
     if isinstance(obj, Mapping) and "format" in obj and obj["format"] not in FORMATS:
         # Checked first: a different format explains every other difference at once.
-        raise _fail("format", f"{FORMAT_V1!r} or {FORMAT_V2!r}", obj["format"])
-    v2 = isinstance(obj, Mapping) and obj.get("format") == FORMAT_V2
-    d = _object(obj, "record", _TOP_KEYS_V2 if v2 else _TOP_KEYS)
-    seats = _seats(d["seats"])
-    n_seats = len(seats)
+        named = ", ".join(map(repr, FORMATS[:-1])) + f" or {FORMATS[-1]!r}"
+        raise refusal("format", named, obj["format"])
+    has_format = isinstance(obj, Mapping) and "format" in obj
+    version = FORMATS.index(obj["format"]) + 1 if has_format else 1
+    is_daily = version == 3 and "daily" in obj
+    keys = _TOP_KEYS_DAILY if is_daily else _TOP_KEYS_V2 if version >= 2 else _TOP_KEYS
+    d = read_object(obj, "record", keys)
     server_seed = d["server_seed"]
     if server_seed is not None:
-        server_seed = _hex64(server_seed, "server_seed")
+        server_seed = read_hex64(server_seed, "server_seed")
+    seats = read_seats(d["seats"], hidden_allowed=server_seed is None)
+    n_seats = len(seats)
+    daily = read_daily_deal(d["daily"]) if is_daily else None
+    if daily is not None:
+        _check_daily_shape(d, seats)
+    result: RecordResult | DailyResult | None = None
+    if d["result"] is not None:
+        result = (
+            _result(d["result"], n_seats)
+            if daily is None
+            else read_daily_result(d["result"], daily.turns)
+        )
     return Record(
-        id=_text(d["id"], "id"),
+        id=read_text(d["id"], "id"),
         variant=_variant(d["variant"]),
-        deadline_seconds=_deadline(d["deadline_seconds"]),
+        deadline_seconds=None if daily is not None else _deadline(d["deadline_seconds"]),
         created=_timestamp(d["created"]),
         seats=seats,
-        commitment=_hex64(d["commitment"], "commitment"),
+        commitment=read_hex64(d["commitment"], "commitment"),
         server_seed=server_seed,
-        client_seed=_string(d["client_seed"], "client_seed"),
+        client_seed=read_string(d["client_seed"], "client_seed"),
         events=tuple(
-            _event(e, f"events[{i}]", n_seats)
-            for i, e in enumerate(_list(d["events"], "events", "a list of events"))
+            read_event(e, f"events[{i}]", n_seats)
+            for i, e in enumerate(read_list(d["events"], "events", "a list of events"))
         ),
-        result=None if d["result"] is None else _result(d["result"], n_seats),
-        joined=_joined(d["joined"], n_seats) if v2 else None,
+        result=result,
+        joined=_joined(d["joined"], n_seats) if version >= 2 else None,
+        rules=RULES if version == 3 else RULES_BEFORE_SHARED_PLACE,
+        daily=daily,
     )
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the text {value!r}" if len(value) <= 40 else "a long text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _fail(where: str, expected: str, value: object) -> RecordFormatError:
-    return RecordFormatError(f"{where}: expected {expected}, got {_kind(value)}")
-
-
-def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise _fail(where, "an object", value)
-    obj = cast(Mapping[str, Any], value)
-    missing = [k for k in keys if k not in obj]
-    if missing:
-        raise RecordFormatError(f"{where}: missing field {missing[0]!r}")
-    extra = [k for k in obj if k not in keys]
-    if extra:
-        raise RecordFormatError(f"{where}: unknown field {extra[0]!r}")
-    return dict(obj)
-
-
-def _list(value: object, where: str, expected: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(where, expected, value)
-    return value
-
-
-def _int(value: object, where: str, lo: int, hi: int | None, expected: str) -> int:
-    # bool is a subclass of int in Python; JSON true must never pass for 1.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(where, expected, value)
-    if value < lo or (hi is not None and value > hi):
-        raise _fail(where, expected, value)
-    return value
-
-
-def _string(value: object, where: str) -> str:
-    if not isinstance(value, str):
-        raise _fail(where, "text", value)
-    return value
-
-
-def _text(value: object, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(where, "non-empty text", value)
-    return value
-
-
-def _hex64(value: object, where: str) -> str:
-    if not isinstance(value, str) or not _HEX64.fullmatch(value):
-        raise _fail(where, "64 lowercase hex characters", value)
-    return value
+def _check_daily_shape(d: dict[str, Any], seats: tuple[SeatEntry, ...]) -> None:
+    """A daily entry is one person's play, with no deadline per throw."""
+    if len(seats) != 1:
+        raise RecordFormatError(
+            f"seats: expected one seat (a daily entry is one person's), got {len(seats)}"
+        )
+    if seats[0].is_bot:
+        raise refusal("seats[0].bot", "null (a daily entry is a person's)", d["seats"][0]["bot"])
+    if d["deadline_seconds"] is not None:
+        raise refusal(
+            "deadline_seconds", "null (a daily entry has no deadline per throw)",
+            d["deadline_seconds"],
+        )
 
 
 def _variant(value: object) -> Variant:
     if value not in ("jackpot", "classic") or not isinstance(value, str):
-        raise _fail("variant", '"jackpot" or "classic"', value)
+        raise refusal("variant", '"jackpot" or "classic"', value)
     return Variant(value)
 
 
 def _deadline(value: object) -> int:
-    return _int(
+    return read_int(
         value,
         "deadline_seconds",
         DEADLINE_MIN,
@@ -299,100 +278,32 @@ def _deadline(value: object) -> int:
 def _timestamp(value: object) -> str:
     expected = 'an ISO 8601 time with its zone, like "2026-11-30T10:00:00Z"'
     if not isinstance(value, str):
-        raise _fail("created", expected, value)
+        raise refusal("created", expected, value)
     try:
         when = datetime.fromisoformat(value)
     except ValueError:
-        raise _fail("created", expected, value) from None
+        raise refusal("created", expected, value) from None
     if when.tzinfo is None or "T" not in value:
-        raise _fail("created", expected, value)
+        raise refusal("created", expected, value)
     return value
-
-
-def _strength(value: object, where: str) -> Strength | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or value not in {s.value for s in Strength}:
-        raise _fail(where, 'null (a person) or "lowest", "highest" or "best"', value)
-    return Strength(value)
-
-
-def _seats(value: object) -> tuple[SeatEntry, ...]:
-    seats = _list(value, "seats", f"a list of 1 to {MAX_SEATS} seats")
-    if not 1 <= len(seats) <= MAX_SEATS:
-        raise RecordFormatError(f"seats: expected 1 to {MAX_SEATS} seats, got {len(seats)}")
-    out = []
-    for i, raw in enumerate(seats):
-        d = _object(raw, f"seats[{i}]", ("name", "bot"))
-        name = _text(d["name"], f"seats[{i}].name")
-        out.append(SeatEntry(name, _strength(d["bot"], f"seats[{i}].bot")))
-    return tuple(out)
 
 
 def _joined(value: object, n_seats: int) -> tuple[int, ...]:
     expected = f"each joining index 0-{n_seats - 1} once, one per seat ({n_seats})"
-    items = _list(value, "joined", expected)
+    items = read_list(value, "joined", expected)
     for index in items:
         if isinstance(index, bool) or not isinstance(index, int):
-            raise RecordFormatError(f"joined: expected {expected}, got {_kind(index)} in it")
+            raise RecordFormatError(f"joined: expected {expected}, got {kind_of(index)} in it")
     if sorted(items) != list(range(n_seats)):
         raise RecordFormatError(f"joined: expected {expected}, got {items!r}")
     return tuple(items)
 
 
-def _seat(value: object, where: str, n_seats: int) -> int:
-    return _int(value, where, 0, n_seats - 1, f"a seat number 0-{n_seats - 1}")
-
-
-def _event(value: object, where: str, n_seats: int) -> RecordEvent:
-    if not isinstance(value, Mapping):
-        raise _fail(where, "an object", value)
-    kind = cast(Mapping[str, Any], value).get("type")
-    if kind == "throw":
-        d = _object(value, where, ("type", "n", "seat", "dice", "cover"))
-        return ThrowEntry(
-            n=_int(d["n"], f"{where}.n", 0, None, "a throw number >= 0"),
-            seat=_seat(d["seat"], f"{where}.seat", n_seats),
-            dice=_dice(d["dice"], f"{where}.dice"),
-            cover=None if d["cover"] is None else _cover(d["cover"], f"{where}.cover"),
-        )
-    if kind == "out":
-        d = _object(value, where, ("type", "seat", "reason"))
-        reason = d["reason"]
-        if reason not in OUT_REASONS or not isinstance(reason, str):
-            raise _fail(f"{where}.reason", '"resigned" or "timeout"', reason)
-        seat = _seat(d["seat"], f"{where}.seat", n_seats)
-        return OutEntry(seat=seat, reason=cast(OutReason, reason))
-    raise _fail(f"{where}.type", '"throw" or "out"', kind)
-
-
-def _dice(value: object, where: str) -> tuple[int, ...]:
-    expected = "a list of 1 or 2 dice 1-6"
-    if not isinstance(value, list) or not 1 <= len(value) <= 2:
-        raise _fail(where, expected, value)
-    for die in value:
-        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
-            raise RecordFormatError(f"{where}: expected {expected}, got {die!r} in it")
-    return tuple(value)
-
-
-def _cover(value: object, where: str) -> tuple[int, ...]:
-    expected = "null or a list of distinct tiles 1-9 in ascending order"
-    if not isinstance(value, list):
-        raise _fail(where, expected, value)
-    for tile in value:
-        if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= 9:
-            raise RecordFormatError(f"{where}: expected {expected}, got {tile!r} in it")
-    if any(a >= b for a, b in pairwise(value)):
-        raise RecordFormatError(f"{where}: expected {expected}, got {value!r}")
-    return tuple(value)
-
-
 def _result(value: object, n_seats: int) -> RecordResult:
-    d = _object(value, "result", _RESULT_KEYS)
+    d = read_object(value, "result", _RESULT_KEYS)
 
     def per_seat(key: str) -> list[Any]:
-        items = _list(d[key], f"result.{key}", f"a list with one entry per seat ({n_seats})")
+        items = read_list(d[key], f"result.{key}", f"a list with one entry per seat ({n_seats})")
         if len(items) != n_seats:
             raise RecordFormatError(
                 f"result.{key}: expected one entry per seat ({n_seats}), got {len(items)}"
@@ -400,25 +311,29 @@ def _result(value: object, n_seats: int) -> RecordResult:
         return items
 
     totals = tuple(
-        _int(v, f"result.totals[{i}]", 0, None, "a running total >= 0")
+        read_int(v, f"result.totals[{i}]", 0, None, "a running total >= 0")
         for i, v in enumerate(per_seat("totals"))
     )
     shut = tuple(
-        None if v is None else _int(v, f"result.shut[{i}]", 1, None, "null or a throw count >= 1")
+        None
+        if v is None
+        else read_int(v, f"result.shut[{i}]", 1, None, "null or a throw count >= 1")
         for i, v in enumerate(per_seat("shut"))
     )
     places = tuple(
-        _int(v, f"result.places[{i}]", 1, n_seats, f"a place 1-{n_seats}")
+        read_int(v, f"result.places[{i}]", 1, n_seats, f"a place 1-{n_seats}")
         for i, v in enumerate(per_seat("places"))
     )
-    raw_winners = _list(d["winners"], "result.winners", "a list of seat numbers")
-    winners = tuple(_seat(v, f"result.winners[{i}]", n_seats) for i, v in enumerate(raw_winners))
+    raw_winners = read_list(d["winners"], "result.winners", "a list of seat numbers")
+    winners = tuple(
+        read_seat(v, f"result.winners[{i}]", n_seats) for i, v in enumerate(raw_winners)
+    )
     if any(a >= b for a, b in pairwise(winners)):
         raise RecordFormatError(
             f"result.winners: expected distinct seats in ascending order, got {list(winners)}"
         )
     return RecordResult(
-        rounds=_int(d["rounds"], "result.rounds", 1, None, "a round count >= 1"),
+        rounds=read_int(d["rounds"], "result.rounds", 1, None, "a round count >= 1"),
         totals=totals,
         shut=shut,
         places=places,

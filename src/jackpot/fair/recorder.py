@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from jackpot.engine import Covered, Event, SeatOut, Thrown
-from jackpot.fair.record import OutEntry, OutReason, RecordEvent, ThrowEntry
+from jackpot.fair.entries import OutEntry, OutReason, RecordEvent, ThrowEntry
 
 
 def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:

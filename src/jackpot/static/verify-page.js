@@ -1,5 +1,6 @@
 // The Verify page: reads a record from the text box, a file or ?match=ID, runs the
-// verifier in the browser and shows each check with a tick and the first problem.
+// verifier in the browser and shows each check with a tick and the first problem; a
+// daily entry's turn scores beside par's; a record waiting for its seed, as such.
 import { t } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
 
@@ -12,19 +13,51 @@ const summary = document.getElementById("verify-summary");
 const problemBox = document.getElementById("verify-problem");
 const problemText = document.getElementById("verify-problem-text");
 const checks = document.getElementById("verify-checks");
+const dailyBox = document.getElementById("verify-daily");
+
+/** One row of the turn-score table: the scores (a turn not yet known: "–"), jackpots, total. */
+function fillRow(row, scores, result) {
+  const cells = [];
+  for (let turn = 0; turn < 10; turn++) cells.push(turn < scores.length ? scores[turn] : "–");
+  cells.push(result ? result.jackpots : "–", result ? result.total : "–");
+  row.replaceChildren(
+    row.querySelector("th"),
+    ...cells.map((value) => {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      return td;
+    }),
+  );
+}
+
+/** A daily entry's scores beside par's (once the seed is out), and how it stands. */
+function showDaily(daily) {
+  dailyBox.hidden = !daily;
+  if (!daily) return;
+  fillRow(document.getElementById("verify-entry-row"), daily.entry ? daily.entry.turn_scores : daily.played, daily.entry);
+  const parRow = document.getElementById("verify-par-row");
+  parRow.hidden = !daily.par;
+  if (daily.par) fillRow(parRow, daily.par.turn_scores, daily.par);
+  const versus = document.getElementById("verify-versus");
+  versus.textContent = daily.versusText ? t("This entry is {versus}.", { versus: daily.versusText }) : t("Par is known once the day's seed is published.");
+}
 
 // A failure's reason is said once, in the problem box: the verdict line above it is
 // short, and the checks' heading shows only when some checks passed.
 function show(report) {
   outcome.hidden = false;
+  const pending = Boolean(report.pending);
   outcome.classList.toggle("ok", report.ok);
-  outcome.classList.toggle("bad", !report.ok && Boolean(report.problem));
+  outcome.classList.toggle("bad", !report.ok && !pending && Boolean(report.problem));
   // (Babel finds no t() inside a template literal: these are plain strings.)
   let verdict = report.summary;
   if (report.ok) verdict = "✓ " + report.summary;
+  else if (pending) verdict = "… " + report.summary;
   else if (report.problem) verdict = "✗ " + t("Not verified.");
   summary.textContent = verdict;
-  problemBox.hidden = report.ok || !report.problem;
+  // Waiting for the seed is no failure: the verdict says what waits, no red box.
+  problemBox.hidden = report.ok || pending || !report.problem;
+  showDaily(report.daily || null);
   problemText.textContent = report.problem || "";
   document.getElementById("verify-checked").hidden = !report.checks.length;
   document.getElementById("verify-scope").hidden = !report.ok;

@@ -6,8 +6,13 @@ import { STRENGTHS } from "./replay-rules.js";
 import { V } from "./verify-words.js";
 
 // /2 is /1 plus "joined": seats listed in the order of play drawn from the seed, and
-// joined[p] the joining index of the seat that plays p-th.
-export const FORMATS = ["jackpot-record/1", "jackpot-record/2"];
+// joined[p] the joining index of the seat that plays p-th. /3 is /2 played by the rules
+// of /3 (Classic's shared place after a shut box), and the format of a daily entry.
+export const FORMATS = ["jackpot-record/1", "jackpot-record/2", "jackpot-record/3"];
+const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+export const DAILY_TURNS = 10;
+// A bot's strength before the seed is published: it is drawn from the seed.
+const HIDDEN = "hidden";
 export const SERVER_SEED = /^[0-9a-f]{64}$/;
 export const CLIENT_SEED_PART = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -25,6 +30,33 @@ const VARIANTS = ["jackpot", "classic"];
 
 export function sameList(a, b) {
   return Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** A day of the calendar written YYYY-MM-DD (2026-02-30 is not one). */
+export function isDay(text) {
+  if (typeof text !== "string" || !DAY.test(text)) return false;
+  const when = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(when.getTime()) && when.toISOString().slice(0, 10) === text;
+}
+
+/** A daily entry: its deal, one person's seat, no deadline, its result's form. */
+function checkDaily(rec) {
+  if (rec.format !== FORMATS[2]) fail(V.dailyNotV3(rec.format, FORMATS[2]));
+  const d = rec.daily;
+  if (d === null || typeof d !== "object" || !isDay(d.date) || d.turns !== DAILY_TURNS) fail(V.badDaily());
+  if (rec.seats.length !== 1 || rec.seats[0].bot !== null) fail(V.dailySeats());
+  if (rec.deadline_seconds !== null) fail(V.dailyDeadline());
+  const r = rec.result;
+  if (r === null || r === undefined) return;
+  const scores = r.turn_scores;
+  const ok =
+    typeof r === "object" &&
+    Array.isArray(scores) &&
+    scores.length === DAILY_TURNS &&
+    scores.every((x) => isInt(x) && x >= 0 && x <= 45) &&
+    isInt(r.jackpots) &&
+    isInt(r.total);
+  if (!ok) fail(V.dailyResultShape());
 }
 
 // ---------------------------------------------------------------- the record's shape
@@ -47,12 +79,13 @@ export function checkShape(rec) {
     if (seat === null || typeof seat !== "object" || typeof seat.name !== "string") {
       fail(V.noName(s));
     }
-    if (seat.bot !== null && !STRENGTHS.includes(seat.bot)) {
+    const hidden = seat.bot === HIDDEN && rec.server_seed === null;
+    if (seat.bot !== null && !hidden && !STRENGTHS.includes(seat.bot)) {
       fail(V.badBot(s, seat.bot));
     }
   });
   const n = rec.seats.length;
-  if (rec.format === FORMATS[1]) {
+  if (rec.format !== FORMATS[0]) {
     const j = rec.joined;
     const ok =
       Array.isArray(j) &&
@@ -95,6 +128,10 @@ export function checkShape(rec) {
       fail(V.noSuchSeat(i, ev.seat, rec.seats.length));
     }
   });
+  if ("daily" in rec) {
+    checkDaily(rec);
+    return;
+  }
   const r = rec.result;
   if (r !== null && r !== undefined) {
     if (typeof r !== "object" || Array.isArray(r)) fail(V.resultNotObject());
@@ -102,5 +139,14 @@ export function checkShape(rec) {
       if (!Array.isArray(r[field])) fail(V.resultMissing(field));
     }
     if (!isInt(r.rounds)) fail(V.resultMissing("rounds"));
+  }
+}
+
+/** Thrown when everything that could be checked without the server seed holds: the
+ * rest (the dice, and what comes from the seed) waits for it. */
+export class Waiting extends Error {
+  constructor(message, daily = null) {
+    super(message);
+    this.daily = daily;
   }
 }

@@ -10,6 +10,7 @@
 // Babel's extractor does not see a t() nested in another call's arguments, so a piece
 // that goes into a sentence is worked out first, by its own call, and passed in.
 import { andList, orList, shownName, strengthName, t, tn } from "./i18n.js";
+import { DAILY } from "./verify-words-daily.js";
 
 const show = (v) => JSON.stringify(v);
 
@@ -32,6 +33,9 @@ function resultPart(field) {
   if (field === "totals") return t("the totals");
   if (field === "shut") return t("the throws each took to shut the box");
   if (field === "places") return t("the places");
+  if (field === "turn_scores") return t("the turn scores");
+  if (field === "jackpots") return t("the number of jackpots");
+  if (field === "total") return t("the total");
   return t("the winners");
 }
 
@@ -52,7 +56,8 @@ function perSeat(seats, values) {
 }
 
 function resultValue(seats, field, value) {
-  if (field === "rounds") return show(value);
+  if (field === "rounds" || field === "jackpots" || field === "total") return show(value);
+  if (field === "turn_scores") return Array.isArray(value) ? andList(value) : show(value);
   if (field !== "winners") return perSeat(seats, value);
   if (!value.length) return t("nobody");
   return andList(value.map((s) => (Number.isInteger(s) && seats[s] ? who(seats, s) : show(s))));
@@ -67,6 +72,7 @@ function offer(dice, opts, open) {
 }
 
 export const V = {
+  ...DAILY,
   variant: (v) => (v === "classic" ? classic() : jackpot()),
   /** A seat by its player's name ("Ana", "Guest 1a2b" in the page's language). */
   who,

@@ -1,0 +1,149 @@
+"""A record's seats and events: their values, their JSON, and their strict reading.
+
+A throw and its cover are one entry, as a player sees them; a seat going out is
+another. ``record.py`` puts them in a whole record, ``recorder.py`` writes them from
+the engine's events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any, Literal, TypeAlias, cast
+
+from jackpot.fair.fields import (
+    RecordFormatError,
+    read_int,
+    read_list,
+    read_object,
+    read_text,
+    refusal,
+)
+from jackpot.strategy.strength import Strength
+
+MAX_SEATS = 4
+#: A bot seat's strength before the seed is published (it is drawn from the seed).
+HIDDEN = "hidden"
+
+OutReason: TypeAlias = Literal["resigned", "timeout"]
+OUT_REASONS: tuple[OutReason, ...] = ("resigned", "timeout")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    name: str
+    bot: Strength | None = None
+    #: A bot whose strength is not shown yet: ``"bot": "hidden"`` until the seed is.
+    hidden: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None or self.hidden
+
+    def to_dict(self) -> dict[str, Any]:
+        bot = HIDDEN if self.hidden else None if self.bot is None else str(self.bot)
+        return {"name": self.name, "bot": bot}
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowEntry:
+    """A throw and the cover chosen for it.
+
+    ``cover`` is ``()`` for a dead throw (nothing on offer: the turn ended) and
+    ``None`` when the seat went out, or the match ended, before a cover was chosen.
+    """
+
+    n: int
+    seat: int
+    dice: tuple[int, ...]
+    cover: tuple[int, ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "throw",
+            "n": self.n,
+            "seat": self.seat,
+            "dice": list(self.dice),
+            "cover": None if self.cover is None else list(self.cover),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OutEntry:
+    seat: int
+    reason: OutReason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "out", "seat": self.seat, "reason": self.reason}
+
+
+RecordEvent: TypeAlias = ThrowEntry | OutEntry
+
+
+def read_seats(value: object, *, hidden_allowed: bool) -> tuple[SeatEntry, ...]:
+    seats = read_list(value, "seats", f"a list of 1 to {MAX_SEATS} seats")
+    if not 1 <= len(seats) <= MAX_SEATS:
+        raise RecordFormatError(f"seats: expected 1 to {MAX_SEATS} seats, got {len(seats)}")
+    out = []
+    for i, raw in enumerate(seats):
+        d = read_object(raw, f"seats[{i}]", ("name", "bot"))
+        name = read_text(d["name"], f"seats[{i}].name")
+        bot = d["bot"]
+        if bot == HIDDEN and hidden_allowed:
+            out.append(SeatEntry(name, hidden=True))
+            continue
+        if bot is not None and (not isinstance(bot, str) or bot not in {s.value for s in Strength}):
+            hidden = ', or "hidden" before the seed is published' if hidden_allowed else ""
+            expected = f'null (a person) or "lowest", "highest" or "best"{hidden}'
+            raise refusal(f"seats[{i}].bot", expected, bot)
+        out.append(SeatEntry(name, None if bot is None else Strength(bot)))
+    return tuple(out)
+
+
+def read_seat(value: object, where: str, n_seats: int) -> int:
+    return read_int(value, where, 0, n_seats - 1, f"a seat number 0-{n_seats - 1}")
+
+
+def read_event(value: object, where: str, n_seats: int) -> RecordEvent:
+    if not isinstance(value, Mapping):
+        raise refusal(where, "an object", value)
+    kind = cast(Mapping[str, Any], value).get("type")
+    if kind == "throw":
+        d = read_object(value, where, ("type", "n", "seat", "dice", "cover"))
+        return ThrowEntry(
+            n=read_int(d["n"], f"{where}.n", 0, None, "a throw number >= 0"),
+            seat=read_seat(d["seat"], f"{where}.seat", n_seats),
+            dice=read_dice(d["dice"], f"{where}.dice"),
+            cover=None if d["cover"] is None else read_cover(d["cover"], f"{where}.cover"),
+        )
+    if kind == "out":
+        d = read_object(value, where, ("type", "seat", "reason"))
+        reason = d["reason"]
+        if reason not in OUT_REASONS or not isinstance(reason, str):
+            raise refusal(f"{where}.reason", '"resigned" or "timeout"', reason)
+        seat = read_seat(d["seat"], f"{where}.seat", n_seats)
+        return OutEntry(seat=seat, reason=cast(OutReason, reason))
+    raise refusal(f"{where}.type", '"throw" or "out"', kind)
+
+
+def read_dice(value: object, where: str) -> tuple[int, ...]:
+    expected = "a list of 1 or 2 dice 1-6"
+    if not isinstance(value, list) or not 1 <= len(value) <= 2:
+        raise refusal(where, expected, value)
+    for die in value:
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+            raise RecordFormatError(f"{where}: expected {expected}, got {die!r} in it")
+    return tuple(value)
+
+
+def read_cover(value: object, where: str) -> tuple[int, ...]:
+    expected = "null or a list of distinct tiles 1-9 in ascending order"
+    if not isinstance(value, list):
+        raise refusal(where, expected, value)
+    for tile in value:
+        if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= 9:
+            raise RecordFormatError(f"{where}: expected {expected}, got {tile!r} in it")
+    if any(a >= b for a, b in pairwise(value)):
+        raise RecordFormatError(f"{where}: expected {expected}, got {value!r}")
+    return tuple(value)
