@@ -25,7 +25,7 @@ async def test_guest_plays_the_bot_and_the_record_verifies(
     assert final["result"] is not None
     assert fair.commitment(final["server_seed"]) == final["commitment"]
     record = (await client.get(f"/api/matches/{state['id']}/record")).json()
-    assert record["format"] == "jackpot-record/2"
+    assert record["format"] == "jackpot-record/3"
     bot = next(i for i, s in enumerate(state["seats"]) if s["bot"])
     assert record["seats"][bot]["bot"] in {"lowest", "highest", "best"}
     assert record["joined"][bot] == 1  # the bot joins after the person
@@ -130,3 +130,26 @@ async def test_server_seed_is_in_no_response_before_the_end(make_client) -> None
         ).all()
     assert seed in rows[-2].data or seed in rows[-1].data
     assert all(seed not in row.data for row in rows if '"match_ended"' not in row.data)
+
+
+async def test_a_classic_shut_shares_the_place_after_the_winner(client: httpx.AsyncClient) -> None:
+    """jackpot-record/3: when a shut box ends a Classic match, every other seat still
+    in shares second place (those after the shutter never threw), and the record
+    that says so verifies. Matches against two bots until somebody shuts the box."""
+    for _ in range(80):
+        r = await client.post("/api/matches", json={"variant": "classic", "seats": 3, "bots": 2})
+        state = r.json()
+        if state["status"] == "playing":
+            state = await play_out({0: client}, state)
+        result = state["result"]
+        shutter = next((s for s, n in enumerate(result["shut"]) if n is not None), None)
+        if shutter is None:
+            continue
+        assert result["winners"] == [shutter]
+        assert sorted(result["places"]) == [1, 2, 2]
+        record = (await client.get(f"/api/matches/{state['id']}/record")).json()
+        assert record["format"] == "jackpot-record/3"
+        verdict = fair.verify(fair.parse_record(record))
+        assert verdict.ok, verdict.problem
+        return
+    raise AssertionError("no Classic match of 80 ended with a shut box")

@@ -98,7 +98,7 @@ async def test_the_documented_draw_through_the_api(
     joining = ["Ana", "Ben", *(["Bot"] if seats == 3 else ["Bot 1", "Bot 2"] if seats == 4 else [])]
     assert [s["name"] for s in state["seats"]] == [joining[j] for j in VECTORS[seats]]
     record = (await ana.get(f"/api/matches/{mid}/record")).json()
-    assert record["format"] == "jackpot-record/2" and record["joined"] == VECTORS[seats]
+    assert record["format"] == "jackpot-record/3" and record["joined"] == VECTORS[seats]
 
     final = await play_out([ana, ben], state)
     assert final["status"] == "finished"
@@ -125,7 +125,7 @@ async def test_a_guest_against_the_bot_is_drawn_too(client: httpx.AsyncClient) -
     state = (await client.post("/api/matches", json={"seats": 2, "bots": 1})).json()
     record = (await client.get(f"/api/matches/{state['id']}/record")).json()
     people = [p for p, s in enumerate(state["seats"]) if not s["bot"]]
-    assert record["format"] == "jackpot-record/2"
+    assert record["format"] == "jackpot-record/3"
     assert [record["joined"][p] for p in people] == [0]  # the person joined first
     await client.post(f"/api/matches/{state['id']}/resign")
     record = (await client.get(f"/api/matches/{state['id']}/record")).json()
@@ -135,4 +135,4 @@ async def test_a_guest_against_the_bot_is_drawn_too(client: httpx.AsyncClient) -
 async def test_solo_has_nothing_to_draw(client: httpx.AsyncClient) -> None:
     state = (await client.post("/api/matches", json={"seats": 1, "bots": 0})).json()
     record = (await client.get(f"/api/matches/{state['id']}/record")).json()
-    assert record["format"] == "jackpot-record/2" and record["joined"] == [0]
+    assert record["format"] == "jackpot-record/3" and record["joined"] == [0]

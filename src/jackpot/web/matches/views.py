@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Match, Variant, may_throw_one_die
+from jackpot.fair.record import record_format
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
@@ -91,9 +92,10 @@ async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
     """The match's record; result null until the end, server seed null until
     disclosure.py allows it.
 
-    ``jackpot-record/2`` (seats in the order of play, ``joined`` their joining
-    indices) once the order is drawn at the start; ``/1`` before the start and for
-    matches started before the draw existed.
+    ``jackpot-record/3`` for a match played by its rules (every match made now),
+    ``/2`` (seats in the order of play, ``joined`` their joining indices) for one
+    begun before them, ``/1`` before the start and for matches started before the
+    draw existed.
 
     Until then a bot seat's strength is shown as "hidden": it comes from the seed.
     """
@@ -134,8 +136,11 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     ]
     joined = [s["joined"] for s in seats_in]
     drawn = all(j is not None for j in joined)
+    # The rules the match is played by (a match begun before /3 keeps those of /2);
+    # one not started has no state yet, and its record stays /1.
+    rules = Match.from_dict(row["state"]).rules if row["state"] is not None else 0
     head: dict[str, Any] = {
-        "format": "jackpot-record/2" if drawn else "jackpot-record/1",
+        "format": record_format(rules, drawn=drawn),
         "id": row["id"],
         "variant": row["variant"],
         "deadline_seconds": row["deadline_seconds"],
