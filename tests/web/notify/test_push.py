@@ -299,7 +299,7 @@ async def test_pushes_are_in_the_accounts_language_else_the_browsers(
         assert pt["body"].startswith(
             f"É a sua vez de lançar na partida de Jackpot contra {ben.name}."
         )
-        assert "Tempo restante: 23 horas" in pt["body"]
+        assert "Prazo: faltam 23 horas" in pt["body"]
         assert pt["url"] == en["url"]
         # Ana picks Slovak: from now on both browsers hear Slovak, as her mails do.
         r = await ana.client.patch("/api/account", json={"locale": "sk"})
