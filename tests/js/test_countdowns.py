@@ -18,7 +18,9 @@ def left(*seconds: float) -> list[str]:
     script = (
         f"import {{ clock }} from {json.dumps(COUNTDOWNS.as_uri())};\n"
         f"const due = Date.parse({json.dumps(DUE)});\n"
-        f"console.log(JSON.stringify({json.dumps(seconds)}.map((s) => clock({json.dumps(DUE)}, due - s * 1000))));\n"
+        f"const said = {json.dumps(seconds)}\n"
+        f"  .map((s) => clock({json.dumps(DUE)}, due - s * 1000));\n"
+        "console.log(JSON.stringify(said));\n"
     )
     done = subprocess.run(
         [NODE, "--input-type=module", "-e", script],
@@ -40,7 +42,9 @@ def test_days_count_with_their_hours() -> None:
 
 
 def test_the_last_hour_is_a_ticking_clock() -> None:
-    assert left(3600, 3599, 249, 60, 9.2, 0.4) == ["1 h 0 min", "59:59", "4:09", "1:00", "0:10", "0:01"]
+    assert left(3600, 3599, 249, 60, 9.2, 0.4) == [
+        "1 h 0 min", "59:59", "4:09", "1:00", "0:10", "0:01"
+    ]
 
 
 def test_nothing_once_the_time_has_passed() -> None:
