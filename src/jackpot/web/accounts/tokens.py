@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import and_, delete, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.accounts import credentials, signin
 from jackpot.web.base import models as t
@@ -33,12 +34,13 @@ router = APIRouter(prefix="/api")
 
 DEFAULT_DAYS = 90
 MAX_DAYS = 365
+LABEL_LENGTH = 80
 ID_LENGTH = 16
 _ID = re.compile(rf"^[0-9a-f]{{{ID_LENGTH}}}$")
 
 
 class NewToken(BaseModel):
-    label: str | None = Field(None, max_length=80)
+    label: str | None = Field(None, max_length=LABEL_LENGTH)
     days: int = Field(
         DEFAULT_DAYS, ge=1, le=MAX_DAYS, description="days until it expires", strict=True
     )
@@ -71,23 +73,64 @@ def _of(user_id: int) -> Any:
     )
 
 
+async def make_token(
+    request: Request, actor: Actor, label: str | None, days: int, password: str
+) -> dict[str, Any]:
+    """A new token of ``actor``'s, after their current password (403, 429): the secret,
+    its id and its expiry, for the API and the account page alike."""
+    await signin.check_current_password(request, actor, password)
+    now = utcnow()
+    async with db_of(request).write() as conn:
+        token = await credentials.new_credential(conn, actor.user_id, "token", days, label, now)
+    return {
+        "token": token,
+        "type": "bearer",
+        "id": _id(token_hash(token)),
+        "expires": iso(now + timedelta(days=days)),
+    }
+
+
+async def tokens_of(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:
+    """The account's tokens that have not expired, oldest first: id, label and the
+    moments (datetimes; ``last_used`` None until first used)."""
+    rows = (
+        await conn.execute(
+            select(t.credentials).where(_of(user_id)).order_by(t.credentials.c.created_at)
+        )
+    ).all()
+    now = utcnow()
+    return [
+        {
+            "id": _id(r.token_hash),
+            "label": r.label,
+            "created": r.created_at,
+            "last_used": r.last_used_at,
+            "expires": r.expires_at,
+        }
+        for r in rows
+        if r.expires_at is None or r.expires_at > now
+    ]
+
+
+async def revoke(conn: AsyncConnection, user_id: int, token_id: str) -> None:
+    """End one of the account's tokens at once (404 if it has none by that id)."""
+    if not _ID.match(token_id):
+        raise not_found("no token of yours has that id")
+    res = await conn.execute(
+        delete(t.credentials).where(
+            _of(user_id), func.substr(t.credentials.c.token_hash, 1, ID_LENGTH) == token_id
+        )
+    )
+    if res.rowcount == 0:
+        raise not_found("no token of yours has that id")
+
+
 @router.post("/tokens", status_code=201)
 async def new_token(body: NewToken, request: Request) -> dict[str, Any]:
     """A bearer token for a program: ``Authorization: Bearer <token>``. Needs a
     signed-in session and your current password; shown this once only."""
     actor = await require_session(request)
-    await signin.check_current_password(request, actor, body.password)
-    now = utcnow()
-    async with db_of(request).write() as conn:
-        token = await credentials.new_credential(
-            conn, actor.user_id, "token", body.days, body.label, now
-        )
-    return {
-        "token": token,
-        "type": "bearer",
-        "id": _id(token_hash(token)),
-        "expires": iso(now + timedelta(days=body.days)),
-    }
+    return await make_token(request, actor, body.label, body.days, body.password)
 
 
 @router.get("/tokens")
@@ -95,25 +138,11 @@ async def list_tokens(request: Request) -> dict[str, Any]:
     """Your API tokens that have not expired (never their secrets)."""
     actor = await require_actor(request, account=True, same_site=False)
     async with db_of(request).read() as conn:
-        rows = (
-            await conn.execute(
-                select(t.credentials)
-                .where(_of(actor.user_id))
-                .order_by(t.credentials.c.created_at)
-            )
-        ).all()
-    now = utcnow()
+        found = await tokens_of(conn, actor.user_id)
     return {
         "tokens": [
-            {
-                "id": _id(r.token_hash),
-                "label": r.label,
-                "created": iso(r.created_at),
-                "last_used": iso(r.last_used_at),
-                "expires": iso(r.expires_at),
-            }
-            for r in rows
-            if r.expires_at is None or r.expires_at > now
+            {**row, **{k: iso(row[k]) for k in ("created", "last_used", "expires")}}
+            for row in found
         ]
     }
 
@@ -122,15 +151,6 @@ async def list_tokens(request: Request) -> dict[str, Any]:
 async def revoke_token(token_id: str, request: Request) -> dict[str, Any]:
     """Revoke one of your tokens at once (in every process: identity.share_changes)."""
     actor = await require_actor(request, account=True)
-    if not _ID.match(token_id):
-        raise not_found("no token of yours has that id")
     async with db_of(request).write() as conn:
-        res = await conn.execute(
-            delete(t.credentials).where(
-                _of(actor.user_id),
-                func.substr(t.credentials.c.token_hash, 1, ID_LENGTH) == token_id,
-            )
-        )
-    if res.rowcount == 0:
-        raise not_found("no token of yours has that id")
+        await revoke(conn, actor.user_id, token_id)
     return {"revoked": token_id}
