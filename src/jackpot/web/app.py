@@ -20,6 +20,7 @@ from jackpot.strategy.solver import optimal_table
 from jackpot.web.accounts import api as accounts_api
 from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
+from jackpot.web.accounts import theme as accounts_theme
 from jackpot.web.accounts import tokens as accounts_tokens
 from jackpot.web.base.bus_redis import make_bus
 from jackpot.web.base.client import AllowedHosts
@@ -65,6 +66,7 @@ ROUTERS = (
     notify_routes.router,
     rematch.router,
     accounts_language.router,
+    accounts_theme.router,
     push_routes.router,
     user_stream.router,
 )

@@ -11,6 +11,7 @@ from jackpot.i18n import LANGUAGES, gettext, pick
 from jackpot.web.accounts import changes, credentials, signin, tokens
 from jackpot.web.accounts.language import restore_language
 from jackpot.web.accounts.resets import confirm_reset, request_reset
+from jackpot.web.accounts.theme import restore_theme
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.http import (
     check_same_site,
@@ -138,6 +139,7 @@ async def log_in(body: LogIn, request: Request, response: Response) -> dict[str,
     actor, token = await signin.log_in(request, body.email, body.password)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
     await restore_language(request, response, actor.user_id)
+    await restore_theme(request, response, actor.user_id)
     return _me(actor)
 
 

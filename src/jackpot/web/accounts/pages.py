@@ -15,6 +15,7 @@ from jackpot.i18n import gettext, ngettext
 from jackpot.web.accounts import changes, credentials, signin, tokens
 from jackpot.web.accounts.language import restore_language
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
+from jackpot.web.accounts.theme import restore_theme
 from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
 from jackpot.web.base.http import (
@@ -90,6 +91,7 @@ async def login(request: Request) -> Response:
     response = see_other(nxt)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
     await restore_language(request, response, actor.user_id)
+    await restore_theme(request, response, actor.user_id)
     return response
 
 

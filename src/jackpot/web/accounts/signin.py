@@ -34,6 +34,7 @@ from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
 from jackpot.web.base.limits import TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
+from jackpot.web.base.theme import theme_of
 
 
 def passwords_of(request: Request) -> Passwords:
@@ -72,7 +73,9 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> tup
     password_hash = await passwords.hash(password)
     guest = await current_actor(request)
     async with db_of(request).write() as conn:
-        return await credentials.sign_up(conn, email, password_hash, name, guest)
+        return await credentials.sign_up(
+            conn, email, password_hash, name, guest, theme_of(request)
+        )
 
 
 def _keys(account: str, address: str) -> tuple[str, str, str]:
