@@ -43,8 +43,8 @@ from jackpot.web.notify.push import routes as push_routes
 from jackpot.web.notify.push.keys import application_server_key
 from jackpot.web.notify.stream import UserHub
 from jackpot.web.play import api as play_api
+from jackpot.web.play import app_shell, rematch
 from jackpot.web.play import pages as play_pages
-from jackpot.web.play import rematch
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
 from jackpot.web.play.sweeper import run_sweeper
@@ -62,6 +62,7 @@ ROUTERS = (
     profile.router,
     replay.router,
     play_pages.router,
+    app_shell.router,
     accounts_pages.router,
     notify_routes.router,
     rematch.router,
