@@ -47,3 +47,21 @@ def test_the_final_board_screenshot(browser: Browser, live_server: Any) -> None:
     expect(page.locator("#log li").first).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "match-final-desktop.png"), full_page=True)
     ctx.close()
+
+
+def test_the_home_page_on_a_phone_in_every_language(browser: Browser, live_server: Any) -> None:
+    """docs/screenshots/home-phone-<lang>.png, 390×844: the compact header and nothing
+    wider than the phone, in each of the five languages."""
+    for lang, locale in (("en", "en-GB"), ("pt", "pt-PT"), ("ms", "ms-MY"), ("et", "et-EE"),
+                         ("sk", "sk-SK")):
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+            locale=locale, reduced_motion="reduce",
+        )
+        page = ctx.new_page()
+        page.goto(live_server.url + "/")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator("#menu-button")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
+        page.screenshot(path=str(SCREENSHOTS / f"home-phone-{lang}.png"), full_page=True)
+        ctx.close()
