@@ -1,6 +1,6 @@
 """Render the site's PNG icons from its SVG ones (src/jackpot/static/icons/) with the
 Chromium the browser tests use: the sizes a browser asks for to install the site
-(192 and 512, a maskable 512 and a dark pair) and an Apple touch icon (180).
+(192 and 512, a maskable 512), a dark 192 for a dark scheme and an Apple touch icon (180).
 
 Run it after changing an SVG: ``.venv/bin/python tests/browser/make_icons.py``.
 """
@@ -18,7 +18,6 @@ PNGS = (
     ("icon.svg", "icon-192.png", 192),
     ("icon.svg", "icon-512.png", 512),
     ("icon-dark.svg", "icon-dark-192.png", 192),
-    ("icon-dark.svg", "icon-dark-512.png", 512),
     ("icon-maskable.svg", "icon-maskable-512.png", 512),
     ("icon-maskable.svg", "apple-touch-icon.png", 180),
 )

@@ -65,11 +65,13 @@ def test_the_manifest_and_its_icons(browser: Browser, live_server: Any) -> None:
                 assert f"{width}x{height}" == icon["sizes"], src
         # The page names its theme colour and a light and a dark icon.
         assert page.locator("meta[name=theme-color]").count() >= 1
-        dark = page.locator("link[rel=icon][media='(prefers-color-scheme: dark)']")
-        light = page.locator("link[rel=icon][media='(prefers-color-scheme: light)']")
-        for link in (dark, light, page.locator("link[rel=apple-touch-icon]")):
-            href = link.get_attribute("href")
-            assert href is not None and page.request.get(url + href).ok, href
+        for scheme in ("light", "dark"):
+            icons = page.locator(f"link[rel=icon][media='(prefers-color-scheme: {scheme})']")
+            assert icons.count() == 2, scheme  # an SVG and a PNG
+            for href in icons.evaluate_all("links => links.map((l) => l.getAttribute('href'))"):
+                assert page.request.get(url + href).ok, href
+        touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
+        assert touch is not None and page.request.get(url + touch).ok
     finally:
         ctx.close()
 
