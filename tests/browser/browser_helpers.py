@@ -20,6 +20,14 @@ NEXT_ACTION = """() => {
 }"""
 
 
+def open_menu(page: Page) -> None:
+    """On a phone the header's links, the account and the pickers are behind the menu
+    button: open it (nothing to do where the header shows them all)."""
+    button = page.locator("#menu-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") != "true":
+        button.click()
+
+
 def account(ctx: BrowserContext, url: str, name: str, autoplay: bool = True) -> Page:
     """A new signed-in page; ``autoplay=False`` switches autoplay of forced moves off,
     so every move is pressed."""

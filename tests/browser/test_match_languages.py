@@ -86,6 +86,8 @@ def test_screenshots_of_the_match_page_in_every_language(browser: Browser, live_
             own_throw = js(lang, "You threw {dice}").split("{dice}")[0].strip()
             expect(page.locator("#log")).to_contain_text(own_throw)
             page.wait_for_function(NEXT_ACTION)
-            page.screenshot(path=str(SCREENSHOTS / f"match-{lang}.png"), full_page=True)
+            page.screenshot(
+                path=str(SCREENSHOTS / f"match-{lang}.png"), full_page=True, animations="disabled"
+            )
         finally:
             context.close()

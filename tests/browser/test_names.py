@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 from a11y import axe_violations, describe
-from browser_helpers import account
+from browser_helpers import account, open_menu
 from playwright.sync_api import Browser, Page, expect
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -78,6 +78,7 @@ def test_a_long_name_on_a_phone(browser: Browser, live_server: Any) -> None:
         sign_up(page, url, name)
         me = page.locator("header .me")
         expect(me).to_have_attribute("title", name)
+        open_menu(page)
         assert me.evaluate(CUT_SHORT), "the header shows the whole long name"
         fits(page)
         # The match page's seat list: cut short there too, whole on hover.
@@ -121,6 +122,7 @@ def test_a_normal_name_shows_whole_in_a_narrow_phone_header(
         page = account(context, url, "Zuzka" + secrets.token_hex(2)[:1])
         for path in ("/", "/lobby", "/my", "/account"):
             page.goto(url + path)
+            open_menu(page)
             me = page.locator("header .me")
             expect(me).to_be_visible()
             assert not me.evaluate(CUT_SHORT), (path, me.evaluate("el => el.clientWidth"))

@@ -57,7 +57,9 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
         for tile in page.locator(".tile").all():
             offered = "offered" in (tile.get_attribute("class") or "")
             assert tile.is_enabled() == offered
-        page.screenshot(path=str(SCREENSHOTS / "match-desktop.png"), full_page=True)
+        page.screenshot(
+            path=str(SCREENSHOTS / "match-desktop.png"), full_page=True, animations="disabled"
+        )
         # The keyboard covers too: the digit of a tile on offer.
         tile = page.locator(".tile.offered").first.get_attribute("data-tile")
         page.keyboard.press(str(tile))
@@ -103,7 +105,9 @@ def test_match_page_on_a_phone(browser, live_server) -> None:  # type: ignore[no
     box = page.locator(".tile[data-tile='9']").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "match-phone.png"), full_page=True)
+    page.screenshot(
+        path=str(SCREENSHOTS / "match-phone.png"), full_page=True, animations="disabled"
+    )
     context.close()
 
 

@@ -119,7 +119,9 @@ def test_step_through_a_replay_with_buttons_and_keys(page: Page, live_server: An
     page.reload()
     expect(where).to_have_text(f"Step {k + 1} of {n}")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "replay-desktop.png"), full_page=True)
+    page.screenshot(
+        path=str(SCREENSHOTS / "replay-desktop.png"), full_page=True, animations="disabled"
+    )
 
 
 def test_replay_fits_a_phone(browser: Browser, live_server: Any) -> None:
@@ -134,7 +136,9 @@ def test_replay_fits_a_phone(browser: Browser, live_server: Any) -> None:
     expect(page.locator(".keys-hint")).to_be_visible()  # this phone has no touch screen
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
-    page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"), full_page=True)
+    page.screenshot(
+        path=str(SCREENSHOTS / "replay-phone.png"), full_page=True, animations="disabled"
+    )
     ctx.close()
 
 
@@ -203,7 +207,9 @@ def test_profile_history_and_leaderboard_as_a_player(browser: Browser, live_serv
     expect(card.locator("details table tbody tr")).to_have_count(2)
     expect(ana.locator(".history-table tbody tr")).to_have_count(2)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    ana.screenshot(path=str(SCREENSHOTS / "profile-desktop.png"), full_page=True)
+    ana.screenshot(
+        path=str(SCREENSHOTS / "profile-desktop.png"), full_page=True, animations="disabled"
+    )
 
     # Ben now sees it too; the history filters; a replay is one click away.
     ben.goto(f"{url}/players/{ana_name}")

@@ -76,6 +76,7 @@ async def pages(make_client: Any, settings: Any) -> tuple[httpx.AsyncClient, lis
         "/players/Ana/history",
         f"/matches/{mid}/replay",
         "/no-such-page",
+        "/offline",
         f"/unsubscribe/{unsubscribe_token(settings, user_id)}",
         "!/signup",
         "!/login",

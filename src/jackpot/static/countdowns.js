@@ -1,16 +1,20 @@
-// Turns <time class="countdown" datetime="..."> into a live "time left", in one
-// clock style throughout: "2 d 3:04:05 left", "23:59:59 left", "0:04:09 left".
-import { t } from "./i18n.js";
+// Turns <time class="countdown" datetime="..."> into a live "time left". Each range
+// of time keeps one form, and the step from one to the next reads as time going on:
+// days and hours ("2 days 3 h", "1 day") from a day up, hours and minutes ("23 h 59 min")
+// from an hour up, then a ticking clock of minutes and seconds ("59:59", "0:09").
+import { t, tn } from "./i18n.js";
 
-/** The time until `iso` as a clock ("2 d 3:04:05", "0:04:09"); "" once it has passed. */
+/** The time until `iso` in the form its range takes; "" once it has passed. Counted
+ * in whole seconds rounded up, so the clock shows "0:01" until the very end. */
 export function clock(iso, now = Date.now()) {
   const ms = Date.parse(iso) - now;
   if (Number.isNaN(ms) || ms <= 0) return "";
   const s = Math.ceil(ms / 1000);
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60), sec = s % 60;
-  const time = `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
-  return d > 0 ? t("{d} d {clock}", { d, clock: time }) : time;
+  if (d > 0) return h > 0 ? tn("{n} day {h} h", "{n} days {h} h", d, { h }) : tn("{n} day", "{n} days", d);
+  if (h > 0) return t("{h} h {m} min", { h, m });
+  return `${m}:${String(sec).padStart(2, "0")}`;
 }
 
 /** Seconds from which a throw's time is nearly up: the last 30, or the last fifth of

@@ -1,10 +1,13 @@
-// The match page's board: the nine tiles (open, covered, on offer, picked, just
-// covered) and the dice of the throw in view, or the final board once the match is
-// over; under it, a Classic pick's running sum and the sets that fit it. Drawn from the
-// state and the page's History; a set's button calls the page's cover.
+// The match page's board: the nine tiles (open, covered and flipped down, on offer,
+// picked, just covered) and the dice of the throw in view (pips: dice.js), or the final
+// board once the match is over; under it, a Classic pick's running sum and the sets
+// that fit it. Drawn from the state and the page's History; a set's button calls the
+// page's cover.
+import { showDice } from "./dice.js";
 import { W, set } from "./match-words.js";
 
 const total = (d) => d.reduce((a, b) => a + b, 0);
+let openedAt = null; // the state's seq when the page opened
 
 /**
  * Draw the board. `can` is the set of tiles a click may pick now, `selected` the
@@ -48,17 +51,20 @@ export function renderBoard(state, history, selected, can, who) {
     btn.disabled = !offered;
     btn.setAttribute("aria-label", W.tileLabel(n, isOpen, offered, selected.has(n)));
   }
+  // Tiles flip down as they are covered, not all at once while the page opens.
+  if (openedAt === null) openedAt = state.seq;
+  document.getElementById("board").classList.toggle("opening", state.seq <= openedAt);
   const diceEl = document.getElementById("dice");
-  diceEl.textContent = "";
   diceEl.dataset.throw = shownN === null || shownN === undefined ? "" : String(shownN);
-  for (const d of dice) {
-    const span = document.createElement("span");
-    span.className = dead ? "die dead" : "die";
-    span.textContent = d;
-    span.setAttribute("role", "img");
-    span.setAttribute("aria-label", W.dieLabel(d));
-    diceEl.append(span);
-  }
+  // Drawn again only when they change; they roll in for a throw made while the page is
+  // open (the state has moved past the one it opened with), never for the history.
+  const shown = `${diceEl.dataset.throw}|${dice.join(",")}`;
+  const key = `${shown}|${dead}`;
+  const before = diceEl.dataset.key || "";
+  if (before === key) return;
+  const roll = state.seq > openedAt && dice.length > 0 && !before.startsWith(`${shown}|`);
+  diceEl.dataset.key = key;
+  showDice(diceEl, dice, W.dieLabel, { dead, roll });
 }
 
 /**

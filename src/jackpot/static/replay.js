@@ -1,6 +1,7 @@
 // Step through a finished match: board, dice, the choice, and what every option
 // was worth. All the numbers come from the server (exact solver values), so this
 // file only shows them; it needs no network after the page has loaded.
+import { showDice } from "./dice.js";
 import { andList, formatNumber, t } from "./i18n.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -37,7 +38,7 @@ function same(a, b) {
   return a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function show(i) {
+function show(i, rolled = false) {
   const step = steps[i];
   $("where").textContent = t("Step {step} of {steps}", { step: i + 1, steps: steps.length });
   $("step-text").textContent = describe(step);
@@ -62,17 +63,10 @@ function show(i) {
       best.has(n) && !chosen.has(n) ? t("{tile}, the best choice", { tile: where }) : where,
     );
   }
-  const dice = $("replay-dice");
-  dice.replaceChildren(
-    ...step.dice.map((d) => {
-      const el = document.createElement("div");
-      el.className = "die" + (step.cover && step.cover.length === 0 ? " dead" : "");
-      el.textContent = d;
-      el.setAttribute("role", "img");
-      el.setAttribute("aria-label", t("die showing {d}", { d }));
-      return el;
-    }),
-  );
+  // A step taken one at a time rolls its dice in; a jump (Home, End, a link) does not.
+  const dead = Boolean(step.cover && step.cover.length === 0);
+  const label = (d) => t("die showing {d}", { d });
+  showDice($("replay-dice"), step.dice, label, { dead, roll: rolled, tag: "div" });
   seatItems.forEach((li, s) => {
     li.querySelector(".total").textContent = step.totals[s];
     li.classList.toggle("current", s === step.seat);
@@ -132,8 +126,10 @@ function show(i) {
 
 let index = 0;
 function go(i) {
-  index = Math.max(0, Math.min(steps.length - 1, i));
-  show(index);
+  const to = Math.max(0, Math.min(steps.length - 1, i));
+  const rolled = to === index + 1 && steps[to].kind === "throw";
+  index = to;
+  show(index, rolled);
   history.replaceState(null, "", `#step-${index + 1}`);
 }
 

@@ -21,6 +21,7 @@ from jackpot.strategy.solver import optimal_table
 from jackpot.web.accounts import api as accounts_api
 from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
+from jackpot.web.accounts import theme as accounts_theme
 from jackpot.web.accounts import tokens as accounts_tokens
 from jackpot.web.base.bus_redis import make_bus
 from jackpot.web.base.client import AllowedHosts
@@ -44,8 +45,8 @@ from jackpot.web.notify.push import routes as push_routes
 from jackpot.web.notify.push.keys import application_server_key
 from jackpot.web.notify.user_hub import UserHub
 from jackpot.web.play import api as play_api
+from jackpot.web.play import app_shell, rematch
 from jackpot.web.play import pages as play_pages
-from jackpot.web.play import rematch
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
 from jackpot.web.players import leaderboard, profile, replay
@@ -63,10 +64,12 @@ ROUTERS = (
     profile.router,
     replay.router,
     play_pages.router,
+    app_shell.router,
     accounts_pages.router,
     notify_routes.router,
     rematch.router,
     accounts_language.router,
+    accounts_theme.router,
     push_routes.router,
     user_stream.router,
 )

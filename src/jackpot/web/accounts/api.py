@@ -137,6 +137,7 @@ async def log_in(body: LogIn, request: Request, response: Response) -> dict[str,
     actor, token = await signin.log_in(request, body.email, body.password)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
     await signin.restore_language(request, response, actor.user_id)
+    await signin.restore_theme(request, response, actor.user_id)
     return _me(actor)
 
 

@@ -14,6 +14,7 @@ from jackpot.web.accounts.credentials import check_name, check_name_free, revoke
 from jackpot.web.base import models as t
 from jackpot.web.base.identity import KEEPS_ACTOR
 from jackpot.web.base.names import name_key, name_look
+from jackpot.web.base.theme import DEFAULT_THEME
 from jackpot.web.players.ratings import set_listed
 
 
@@ -106,3 +107,21 @@ async def read_locale(conn: AsyncConnection, user_id: int) -> str | None:
         await conn.execute(select(t.users.c.locale).where(t.users.c.id == user_id))
     ).scalar_one_or_none()
     return str(locale) if locale else None
+
+
+async def set_theme(conn: AsyncConnection, user_id: int, theme: str) -> None:
+    """The colour theme the account's pages take on a device it signs in on."""
+    await conn.execute(
+        update(t.users)
+        .where(t.users.c.id == user_id)
+        .values(theme=None if theme == DEFAULT_THEME else theme)
+        .execution_options(**KEEPS_ACTOR)
+    )
+
+
+async def read_theme(conn: AsyncConnection, user_id: int) -> str | None:
+    """The account's chosen theme, or None if it never chose one."""
+    theme = (
+        await conn.execute(select(t.users.c.theme).where(t.users.c.id == user_id))
+    ).scalar_one_or_none()
+    return str(theme) if theme else None

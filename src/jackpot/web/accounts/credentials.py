@@ -29,6 +29,7 @@ from jackpot.web.base.identity import Actor, token_hash
 from jackpot.web.base.limits import counters_of
 from jackpot.web.base.names import name_key, name_look, normal_name, reserved_lookalike, well_formed
 from jackpot.web.base.quotas import too_many_guests
+from jackpot.web.base.theme import DEFAULT_THEME
 
 SESSION_DAYS = 30
 GUEST_DAYS = 7
@@ -138,12 +139,18 @@ async def new_guest(request: Request, conn: AsyncConnection) -> tuple[Actor, str
 
 
 async def sign_up(
-    conn: AsyncConnection, email: str, password_hash: str, name: str, guest: Actor | None
+    conn: AsyncConnection,
+    email: str,
+    password_hash: str,
+    name: str,
+    guest: Actor | None,
+    theme: str = DEFAULT_THEME,
 ) -> tuple[Actor, str]:
     """Create the account; a guest's row becomes the account, keeping its matches.
 
     ``email`` and ``name`` are checked already and the password hashed (signin.py),
-    so this transaction does no slow work."""
+    so this transaction does no slow work. ``theme``: the one chosen on this device
+    before, which the account keeps for its other devices."""
     taken = (await conn.execute(select(t.users.c.id).where(t.users.c.email == email))).first()
     if taken is not None:
         raise conflict("an account with that email already exists", "email_taken")
@@ -158,6 +165,7 @@ async def sign_up(
         "is_guest": False,
         # The language the account was made in: its mails' until it chooses another.
         "locale": current_locale(),
+        "theme": None if theme == DEFAULT_THEME else theme,
         "last_seen": now,
     }
     if guest is not None and guest.is_guest:

@@ -12,9 +12,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.i18n import gettext, ngettext
-from jackpot.web.accounts import changes, credentials, signin
+from jackpot.web.accounts import changes, credentials, signin, token_store
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
-from jackpot.web.base.errors import ApiError
+from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
 from jackpot.web.base.http import (
     clear_session_cookie,
@@ -89,6 +89,7 @@ async def login(request: Request) -> Response:
     response = see_other(nxt)
     set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
     await signin.restore_language(request, response, actor.user_id)
+    await signin.restore_theme(request, response, actor.user_id)
     return response
 
 
@@ -104,16 +105,55 @@ async def logout(request: Request) -> Response:
     return response
 
 
+#: The expiries the account page offers for a new API token, in days (the API takes
+#: any number from 1 to token_store.MAX_DAYS); the middle one is the API's default.
+TOKEN_DAYS = (7, 30, token_store.DEFAULT_DAYS, 180, token_store.MAX_DAYS)
+
+
 async def _account_ctx(request: Request, actor: Actor) -> dict[str, Any]:
     async with db_of(request).read() as conn:
         row = await changes.read_account(conn, actor.user_id)
         turn_mail = await get_pref(conn, actor.user_id)
         autoplay = await changes.read_autoplay(conn, actor.user_id)
+        api_tokens = await token_store.tokens_of(conn, actor.user_id)
     return {
         "email": row.email,
         "leaderboard": bool(row.leaderboard),
         "turn_mail": turn_mail,
         "autoplay": autoplay,
+        "tokens": api_tokens,
+        "token_days": TOKEN_DAYS,
+        "default_days": token_store.DEFAULT_DAYS,
+    }
+
+
+async def _token_change(request: Request, actor: Actor, what: str, form: Any) -> dict[str, Any]:
+    """Make or revoke an API token from the account page; what the page then shows (a
+    new token's secret, this once). A token cannot do either (403 session_required)."""
+    await credentials.require_session(request)
+    if what == "revoke_token":
+        async with db_of(request).write() as conn:
+            await token_store.revoke(conn, actor.user_id, form_text(form, "token_id"))
+        return {"message": gettext("Token revoked: a program using it is refused from now on.")}
+    label = " ".join(form_text(form, "label").split()) or None
+    if label is not None and len(label) > token_store.LABEL_LENGTH:
+        raise invalid(
+            "a token's label is at most %(num)s characters",
+            "bad_label",
+            num=token_store.LABEL_LENGTH,
+        )
+    days = form_text(form, "days")
+    if days not in {str(d) for d in TOKEN_DAYS}:
+        raise invalid(
+            "choose when the token expires: after %(choices)s days",
+            "bad_days",
+            choices=", ".join(map(str, TOKEN_DAYS)),
+        )
+    password = form_text(form, "current")
+    made = await token_store.make_token(request, actor, label, int(days), password)
+    return {
+        "message": gettext("API token made."),
+        "new_token": {**made, "label": label},
     }
 
 
@@ -180,8 +220,12 @@ async def account_change(request: Request) -> Response:
     actor = await current_actor(request)
     if actor is None or actor.is_guest:
         return see_other("/login?next=/account")
+    what = form_text(form, "what")
     try:
-        message = await _change(request, actor, form_text(form, "what"), form)
+        if what in ("token", "revoke_token"):
+            shown = await _token_change(request, actor, what, form)
+        else:
+            shown = {"message": await _change(request, actor, what, form)}
     except ApiError as exc:
         forget_actor(request)
         ctx = await _account_ctx(request, actor)
@@ -190,7 +234,10 @@ async def account_change(request: Request) -> Response:
         )
     forget_actor(request)
     ctx = await _account_ctx(request, actor)
-    return await render(request, "account.html", {**ctx, "message": message})
+    response = await render(request, "account.html", {**ctx, **shown})
+    if "new_token" in shown:
+        response.headers["Cache-Control"] = "no-store"  # the secret stays out of caches
+    return response
 
 
 @router.get("/reset")

@@ -27,7 +27,7 @@ from sqlalchemy import select, update
 
 from jackpot.i18n import N_
 from jackpot.web.accounts import credentials
-from jackpot.web.accounts.changes import read_locale
+from jackpot.web.accounts.changes import read_locale, read_theme
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
@@ -37,6 +37,7 @@ from jackpot.web.base.identity import KEEPS_ACTOR, Actor
 from jackpot.web.base.language import set_language_cookie
 from jackpot.web.base.limits import TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
+from jackpot.web.base.theme import set_theme_cookie, theme_of
 
 
 def passwords_of(request: Request) -> Passwords:
@@ -75,7 +76,9 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> tup
     password_hash = await passwords.hash(password)
     guest = await current_actor(request)
     async with db_of(request).write() as conn:
-        return await credentials.sign_up(conn, email, password_hash, name, guest)
+        return await credentials.sign_up(
+            conn, email, password_hash, name, guest, theme_of(request)
+        )
 
 
 def _keys(account: str, address: str) -> tuple[str, str, str]:
@@ -188,3 +191,11 @@ async def restore_language(request: Request, response: Response, user_id: int) -
         locale = await read_locale(conn, user_id)
     if locale is not None:
         set_language_cookie(response, settings_of(request), locale)
+
+
+async def restore_theme(request: Request, response: Response, user_id: int) -> None:
+    """After logging in: the account's theme, if it ever chose one, on this device too."""
+    async with db_of(request).read() as conn:
+        theme = await read_theme(conn, user_id)
+    if theme is not None:
+        set_theme_cookie(response, settings_of(request), theme)

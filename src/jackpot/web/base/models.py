@@ -82,6 +82,8 @@ users = Table(
     #: NULL is the default, on.
     Column("autoplay_throws", Boolean, nullable=True),
     Column("autoplay_covers", Boolean, nullable=True),
+    #: The colour theme the account chose ("light", "dark"); NULL: the device's (base/theme.py).
+    Column("theme", String(6), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("last_seen", UTCDateTime(), nullable=False),
     Index("ix_users_name_look", "name_look"),

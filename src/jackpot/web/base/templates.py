@@ -18,6 +18,7 @@ from fastapi.templating import Jinja2Templates
 from jackpot.i18n import jinja as i18n_jinja
 from jackpot.web.base.http import csrf_token, current_actor, settings_of
 from jackpot.web.base.identity import CSRF_COOKIE
+from jackpot.web.base.theme import theme_of
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
@@ -46,6 +47,8 @@ def set_flash(response: Response, request: Request, key: str) -> None:
 def make_templates() -> Jinja2Templates:
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     i18n_jinja.install(templates.env)
+    # Every page's <html data-theme>, error pages too: from the request's cookie.
+    templates.env.globals["page_theme"] = theme_of
     return templates
 
 

@@ -21,6 +21,8 @@ from jackpot.i18n import gettext
 #: and a dash pattern each so that print and greyscale keep them apart too.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
+#: Pixels between the y axis (and the right edge) and the nearest point.
+INSET = 16
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,14 @@ def line_chart(
     y_name: str,
     width: int = 520,
     height: int = 240,
+    y_from: float | None = None,
 ) -> Markup:
-    """An SVG line chart of ``series``; ``label`` is what a screen reader announces."""
+    """An SVG line chart of ``series``; ``label`` is what a screen reader announces.
+
+    ``y_from`` is a value the y axis always reaches (0 for totals that start from
+    nothing), so a chart of one round does not start its axis at that round's lowest
+    total. The lines keep ``INSET`` pixels from the y axis, which keeps the first x
+    label clear of the lowest y label in the corner between them."""
     pts = [(x, y) for s in series for x, y in s.points if y is not None]
     left, right, top, bottom = 72, 12, 12, 40
     w, h = width - left - right, height - top - bottom
@@ -65,9 +73,11 @@ def line_chart(
         return Markup("".join(out))
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts if p[1] is not None]
-    x0, x1 = min(xs), max(xs)
-    if x0 == x1:
-        x0, x1 = x0 - 1, x1 + 1
+    if y_from is not None:
+        ys.append(y_from)
+    first_x, last_x = min(xs), max(xs)
+    # One x alone stands in the middle, with no neighbours on the axis that do not exist.
+    x0, x1 = (first_x - 0.5, last_x + 0.5) if first_x == last_x else (first_x, last_x)
     step = _nice_step(max(ys) - min(ys) or 1)
     y0 = (min(ys) // step) * step
     y1 = -((-max(ys)) // step) * step
@@ -75,7 +85,7 @@ def line_chart(
         y1 = y0 + step
 
     def sx(x: float) -> float:
-        return round(left + (x - x0) / (x1 - x0) * w, 1)
+        return round(left + INSET + (x - x0) / (x1 - x0) * (w - 2 * INSET), 1)
 
     def sy(y: float) -> float:
         return round(top + h - (y - y0) / (y1 - y0) * h, 1)
@@ -87,11 +97,14 @@ def line_chart(
             f'<text class="tick" x="{left - 6}" y="{sy(y) + 4}" text-anchor="end">{y:g}</text>'
         )
         y += step
-    # x ticks on round multiples of a nice step (5, 10, 20...), plus the first x.
-    xstep = max(1, int(_nice_step(x1 - x0, 6)))
-    first = int(x0) if x0 == int(x0) else int(x0) + 1
+    # x ticks on round multiples of a nice step (5, 10, 20...), plus the first x; only
+    # where there are points (a chart of round 1 has no round 0 or 2).
+    xstep = max(1, int(_nice_step(last_x - first_x, 6)))
+    first = int(first_x) if first_x == int(first_x) else int(first_x) + 1
     xticks = [first] + [
-        k for k in range(-(-first // xstep) * xstep, int(x1) + 1, xstep) if k - first >= xstep / 2
+        k
+        for k in range(-(-first // xstep) * xstep, int(last_x) + 1, xstep)
+        if k - first >= xstep / 2
     ]
     for x in xticks:
         out.append(

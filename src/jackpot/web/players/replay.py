@@ -134,6 +134,7 @@ async def replay_html(match_id: str, request: Request) -> Response:
                 label=gettext("Running totals after each round, one line per seat"),
                 x_name=gettext("round"),
                 y_name=gettext("running total"),
+                y_from=0,
             ),
             "legend": legend(series),
             "steps": data["steps"],
