@@ -20,14 +20,14 @@ from catalog_check import LOCALE
 #: Placeholders name no concept: "{tile} is already covered" is not about the word tile.
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)[sd]")
 
-#: Where the English uses a concept. "Turn on push notifications" is not a turn, a
-#: rematch is not a match, and "match these filters" is a verb.
+#: Where the English uses a concept. "Turn on push notifications" (or "to turn them
+#: on") is not a turn, a rematch is not a match, and "match these filters" is a verb.
 ENGLISH = {
     "score": r"(?i)\b(turn scores?(?! nothing)|(your|expected|lowest|possible) score)\b",
     "rating": r"\b[Rr]atings?\b",
     "rated": r"\b[Rr]ated\b",
     "round": r"\b[Rr]ounds?\b",
-    "turn": r"\b[Tt]urns?\b(?! (on|off)\b)",
+    "turn": r"(?<!\bto )\b[Tt]urns?\b(?! (on|off)\b)(?!(?: [\w-]+){1,3} (on|off)\b)",
     # "Your throw" says whose turn it is (Slovak: "Ste na rade"); 'throw' is the API's.
     "throw": r"(?<![Yy]our )(?<!their )(?<![\x27\x22])\b[Tt]hrow(s|n|ing)?\b",
     "move": r"\b[Mm]oves?\b(?! the ratings)",
