@@ -50,7 +50,7 @@ def _percent_format(locale_name: str, digits: int) -> tuple[Locale, numbers.Numb
 def percent(share: float, digits: int = 1) -> str:
     """A share of 1 as a percentage: 0.0799874 reads 8.0% or 8,0 % by language."""
     locale, pattern = _percent_format(format_locale(), digits)
-    return pattern.apply(share, locale)
+    return str(pattern.apply(share, locale))
 
 
 def exact_percent(share: float) -> str:
