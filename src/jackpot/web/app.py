@@ -105,6 +105,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # choices need them) while it holds the writer, or in the first odds request.
         warm_up = asyncio.create_task(asyncio.to_thread(build_odds_tables))
         warm_up.add_done_callback(_freeze_startup_objects)
+        # Requests are served meanwhile (the thread shares the interpreter with them,
+        # so they are slower until it is done); what must not be timed with it, as a
+        # benchmark, can wait for this.
+        app.state.tables_ready = warm_up
         # A lone server process hears every change made through it (a `jackpot sweep`
         # beside it is caught by the conditional UPDATEs, see live_matches.py).
         alone = settings.workers == 1
