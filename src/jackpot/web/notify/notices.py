@@ -6,8 +6,9 @@ the one whose own action ended it (listeners.py plans them from what play/ tells
 a player put out by the clock, or one at their own pace with days for a throw, is by
 then usually away.
 A reminder is written when a turn begins; for each later throw of the same turn the
-move rewrites it only if it is close to going out (the move's news planner, listeners.py, knows when it goes), and
-otherwise the workers move it on to the throw then due when its time comes
+move rewrites it only if it is close to going out (the move's news planner,
+listeners.py, knows when it goes), and otherwise the workers move it on to the throw
+then due when its time comes
 (``move_early_reminders``): under play, most throws follow the last within seconds,
 and rewriting the reminder on each was the dearest statement of a move.
 """
