@@ -15,7 +15,8 @@
    drawn afresh, with the tables warm (after ``warm_up``).
 3. Reviews: ``--matches`` finished four-seat Classic matches (and as many four-seat
    Jackpot ones, for comparison) are reviewed with ``fair.match_review.review_match``,
-   tables warm, beside the replay's current review (chance of shutting only).
+   tables warm, alone and with the seats' figures drawn from it
+   (``web.players.match_figures.summarise``: what a match's end stores).
 
 Nothing is asserted: the figures are for docs/analysis.md.
 """
@@ -36,7 +37,7 @@ from jackpot.fair import Record, RecordEvent, SeatEntry
 from jackpot.fair.match_review import review_match
 from jackpot.fair.recorder import append_events
 from jackpot.strategy.match_odds import match_odds, warm_up
-from jackpot.web.players.review import review
+from jackpot.web.players.match_figures import summarise
 
 T = TypeVar("T")
 HEX = "0" * 64
@@ -162,7 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         throws = statistics.fmean(len(r.throws) for r in records)
         print(f"  {variant} ({throws:.0f} throws a match on average)")
         print(f"    match equity (review_match)   {quantiles(timed(records, review_match))}")
-        print(f"    chance to shut (replay today) {quantiles(timed(records, review))}")
+        figures = quantiles(timed(records, lambda r: summarise(review_match(r))))
+        print(f"    with the seats' figures       {figures}")
     return 0
 
 

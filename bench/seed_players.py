@@ -4,9 +4,11 @@
 
 Writes users and ``player_ratings`` rows straight into a fresh database (random
 but seeded skill, about 70% opted in, a spread of match counts so that some stay
-provisional), then times one leaderboard page at the top, the middle and the end,
-both as the query alone and as an HTTP request to the app. It reports the median
-of several runs; nothing here is asserted, it is a measurement to write down.
+provisional, decisions and the winning chance they gave away, a few players with
+none), then times one leaderboard page at the top, the middle and the end, in both
+orders (by rating and by skill), both as the query alone and as an HTTP request to
+the app. It reports the median of several runs; nothing here is asserted, it is a
+measurement to write down.
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ async def seed(db: Database, players: int, rng: random.Random) -> None:
                 mu = rng.gauss(25, 3)
                 turns = matches * rng.randint(3, 12)
                 provisional = is_provisional(sigma)
+                # About three decisions a turn (none for one player in fifty), each
+                # giving away half a point of winning chance or so on average.
+                decisions = 0 if rng.random() < 0.02 else turns * rng.randint(1, 5)
+                given_away = decisions * rng.uniform(0.001, 0.01)
                 ratings.append(
                     {
                         "user_id": i + 1,
@@ -74,6 +80,9 @@ async def seed(db: Database, players: int, rng: random.Random) -> None:
                         "jackpots": int(turns * rng.uniform(0.02, 0.09)),
                         "score_sum": int(turns * rng.uniform(8, 25)),
                         "last_match_at": now,
+                        "decisions": decisions,
+                        "skill_given_away": given_away,
+                        "skill": given_away / decisions if decisions else None,
                     }
                 )
         async with db.write() as conn:
@@ -110,17 +119,20 @@ async def main() -> None:
             conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             await conn.exec_driver_sql("VACUUM ANALYZE users")
             await conn.exec_driver_sql("VACUUM ANALYZE player_ratings")
-    async with db.read() as conn:
-        first = await leaderboard_page(conn, "jackpot", 1)
-    total, pages = first["total"], first["pages"]
-    print(f"jackpot leaderboard: {total} listed players, {pages} pages of 50")
-    for label, page in (("first", 1), ("middle", max(1, pages // 2)), ("last", pages)):
+    last_pages = {}
+    for sort in ("rating", "skill"):
+        async with db.read() as conn:
+            first = await leaderboard_page(conn, "jackpot", 1, sort=sort)
+        total, pages = first["total"], first["pages"]
+        last_pages[sort] = pages
+        print(f"jackpot leaderboard by {sort}: {total} listed players, {pages} pages of 50")
+        for label, page in (("first", 1), ("middle", max(1, pages // 2)), ("last", pages)):
 
-        async def query(page: int = page) -> None:
-            async with db.read() as conn:
-                await leaderboard_page(conn, "jackpot", page)
+            async def query(page: int = page, sort: str = sort) -> None:
+                async with db.read() as conn:
+                    await leaderboard_page(conn, "jackpot", page, sort=sort)
 
-        print(f"  query, {label} page ({page}): median {await timed(query):.1f} ms")
+            print(f"  query, {label} page ({page}): median {await timed(query):.1f} ms")
     await db.dispose()
 
     from jackpot.web.app import create_app
@@ -133,6 +145,7 @@ async def main() -> None:
             var_dir=tmp,
             sweeper_in_process=False,
             outbox_dir=tmp / "outbox",
+            allowed_hosts=("bench",),
         )
     )
     async with (
@@ -141,10 +154,18 @@ async def main() -> None:
             transport=httpx.ASGITransport(app=app), base_url="http://bench"
         ) as client,
     ):
+        await app.state.tables_ready  # the odds' tables, built on a thread at start-up
+        skill_pages = last_pages["skill"]
         for label, path in (
             ("API first page", "/api/leaderboard?variant=jackpot"),
-            ("API last page", f"/api/leaderboard?variant=jackpot&page={pages}"),
+            ("API last page", f"/api/leaderboard?variant=jackpot&page={last_pages['rating']}"),
             ("HTML first page", "/leaderboard?variant=jackpot"),
+            ("API by skill, first page", "/api/leaderboard?variant=jackpot&sort=skill"),
+            (
+                "API by skill, last page",
+                f"/api/leaderboard?variant=jackpot&sort=skill&page={skill_pages}",
+            ),
+            ("HTML by skill, first page", "/leaderboard?variant=jackpot&sort=skill"),
         ):
 
             async def get(path: str = path) -> None:

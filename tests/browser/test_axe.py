@@ -61,6 +61,7 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
         "/reset",
         "/reset/not-a-real-token",
         "/leaderboard",
+        "/leaderboard?sort=skill",
     ):
         guest.goto(url + path)
         check(guest, path)
@@ -81,6 +82,10 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
     guest.click("#throw")
     expect(guest.locator("#dice .die")).not_to_have_count(0)
     check(guest, "a 2-seat match in progress")
+    # The same with its odds shown: the chance to win the match beside each choice.
+    guest.check("#show-odds")
+    expect(guest.locator("#odds-live .match-chance")).to_be_visible()
+    check(guest, "a 2-seat match in progress with its odds shown")
 
     # Four seats in progress, Ana with three bots, part way through.
     four = start_match(ana, url, {"seats": 4, "bots": 3})

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 from fair_matchgen import Plan, fixed_plans, play
+from replay_reference import review
 
 from jackpot.engine import Match, Variant
 from jackpot.fair import ThrowEntry
 from jackpot.fair.match_review import review_match
 from jackpot.strategy.match_odds import match_odds
 from jackpot.strategy.skill import Decision, skill
-from jackpot.web.players.review import review
 
 SEED = "review"
 PLANS = fixed_plans(24, seed=37)

@@ -103,8 +103,11 @@ async def add_player(
     turns: int = 40,
     jackpots: int = 4,
     score_sum: int = 400,
+    decisions: int = 0,
+    given_away: float = 0.0,
 ) -> int:
-    """A rated player written straight into the tables (what many matches would leave)."""
+    """A rated player written straight into the tables (what many matches would leave);
+    ``given_away`` is the winning chance their ``decisions`` gave away in all."""
     async with app.state.db.write() as conn:
         res = await conn.execute(
             insert(t.users).values(
@@ -134,6 +137,9 @@ async def add_player(
                 jackpots=jackpots,
                 score_sum=score_sum,
                 last_match_at=NOW,
+                decisions=decisions,
+                skill_given_away=given_away,
+                skill=given_away / decisions if decisions else None,
             )
         )
     return uid

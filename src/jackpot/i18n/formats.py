@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
+from functools import cache
 
 from babel import Locale, dates, lists, numbers
 
@@ -34,13 +35,22 @@ def number(value: float, digits: int = 0) -> str:
     return numbers.format_decimal(value, format=pattern, locale=format_locale())
 
 
-def percent(share: float, digits: int = 1) -> str:
-    """A share of 1 as a percentage: 0.0799874 reads 8.0% or 8,0 % by language."""
-    locale = Locale.parse(format_locale())
+@cache
+def _percent_format(locale_name: str, digits: int) -> tuple[Locale, numbers.NumberPattern]:
+    """The language's percent pattern with ``digits`` decimals, parsed once: a replay
+    writes a few hundred percentages, and parsing the locale and the pattern each time
+    was most of its cost."""
+    locale = Locale.parse(locale_name)
     pattern = locale.percent_formats[None].pattern
     if digits:
         pattern = re.sub(r"0(\s*%)", "0." + "0" * digits + r"\1", pattern, count=1)
-    return numbers.format_percent(share, format=pattern, locale=locale)
+    return locale, numbers.parse_pattern(pattern)
+
+
+def percent(share: float, digits: int = 1) -> str:
+    """A share of 1 as a percentage: 0.0799874 reads 8.0% or 8,0 % by language."""
+    locale, pattern = _percent_format(format_locale(), digits)
+    return str(pattern.apply(share, locale))
 
 
 def exact_percent(share: float) -> str:

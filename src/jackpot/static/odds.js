@@ -2,6 +2,9 @@
 // refuses the odds of a live match between people, and the page loads this file
 // only when one person is playing). Independent of match.js: it watches the dice
 // and asks the server for the exact odds of whatever position is on the board.
+// Beside the chance of shutting the box this turn, a match with other seats shows
+// the chance to win it and of a draw (body.measure "match"); alone, the chance of
+// shutting the box is the whole story.
 
 import { t } from "./i18n.js";
 
@@ -49,11 +52,18 @@ async function refresh() {
   }
   if (ticket !== asked) return; // a newer position is already being fetched
   out.replaceChildren();
-  if (body.options.length) {
+  const forMatch = body.measure === "match";
+  const rows = body.decision === "dice" ? body.dice_options : body.options;
+  if (rows.length) {
     const table = document.createElement("table");
     table.className = "odds";
     const head = table.createTHead().insertRow();
-    for (const [text, cls] of [[t("Cover"), ""], [t("Chance of shutting the box this turn"), "num"]]) {
+    const columns = [
+      [body.decision === "dice" ? t("Dice") : t("Cover"), ""],
+      [t("Chance of shutting the box this turn"), "num"],
+    ];
+    if (forMatch) columns.push([t("Chance to win the match"), "num"], [t("Chance of a draw"), "num"]);
+    for (const [text, cls] of columns) {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = text;
@@ -61,17 +71,22 @@ async function refresh() {
       head.append(th);
     }
     const tbody = document.createElement("tbody");
-    for (const o of body.options) {
+    for (const o of rows) {
       const tr = document.createElement("tr");
-      const best = body.best && o.tiles.join() === body.best.join();
+      const best = body.decision === "dice" ? o.dice === body.best_dice : body.best && o.tiles.join() === body.best.join();
       tr.classList.toggle("best", Boolean(best));
       const a = document.createElement("td");
-      a.textContent = o.tiles.join(" + ");
-      const b = document.createElement("td");
-      b.className = "num";
-      b.textContent = o.p_text;
-      b.title = t("exactly {fraction}", { fraction: o.p_exact });
-      tr.append(a, b);
+      a.textContent = body.decision === "dice" ? (o.dice === 1 ? t("One die") : t("Two dice")) : o.tiles.join(" + ");
+      tr.append(a);
+      const cells = [[o.p_text, o.p_exact]];
+      if (forMatch) cells.push([o.p_win_text, o.p_win], [o.p_draw_text, o.p_draw]);
+      for (const [text, exact] of cells) {
+        const td = document.createElement("td");
+        td.className = "num";
+        td.textContent = text;
+        td.title = t("exactly {fraction}", { fraction: exact });
+        tr.append(td);
+      }
       tbody.append(tr);
     }
     table.append(tbody);
@@ -80,6 +95,16 @@ async function refresh() {
     const p = document.createElement("p");
     p.className = "small";
     p.textContent = t("Chance of shutting the box from here, playing perfectly: {chance}.", { chance: body.p_shut });
+    out.append(p);
+  }
+  if (forMatch && body.p_win !== null) {
+    const p = document.createElement("p");
+    p.className = "small match-chance";
+    p.textContent = t("Chance to win the match from here, playing on at best: {win} (a draw: {draw}).", {
+      win: body.p_win_text,
+      draw: body.p_draw_text,
+    });
+    p.title = t("exactly {fraction}", { fraction: body.p_win });
     out.append(p);
   }
 }

@@ -1,12 +1,16 @@
 // Step through a finished match: board, dice, the choice, and what every option
-// was worth. All the numbers come from the server (exact solver values), so this
-// file only shows them; it needs no network after the page has loaded.
+// was worth. All the numbers come from the server (exact values), so this file only
+// shows them; it needs no network after the page has loaded. Where a match is at
+// stake (data.measure "match") each option also shows its chance to win the match and
+// of a draw, and what a choice gave away is measured in winning chance; in practice
+// alone ("shut") it is the chance of shutting the box this turn.
 import { showDice } from "./dice.js";
 import { andList, formatNumber, t } from "./i18n.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
 const names = data.names;
+const forMatch = data.measure === "match";
 const $ = (id) => document.getElementById(id);
 
 const tiles = [...document.querySelectorAll("#replay-tiles .tile")];
@@ -32,6 +36,24 @@ function describe(step) {
     parts.push(step.shut ? t("Box shut!") : t("Turn over: {score} left open.", { score: step.turn_score }));
   }
   return parts.join(" ");
+}
+
+/** The choice of one die or two made before this throw, and what it gave away. */
+function diceChoiceText(choice) {
+  const mine = choice.options.find((o) => o.dice === choice.chosen);
+  const other = choice.options.find((o) => o.dice !== choice.chosen);
+  const facts = { lost: choice.given_away_text, kept: mine.equity_text, top: other.equity_text };
+  if (choice.given_away === 0) {
+    return choice.chosen === 1 ? t("Threw one die: the best choice.") : t("Threw two dice: the best choice.");
+  }
+  if (forMatch) {
+    return choice.chosen === 1
+      ? t("Threw one die: gave away {lost} of winning chance (this kept {kept}, two dice {top}).", facts)
+      : t("Threw two dice: gave away {lost} of winning chance (this kept {kept}, one die {top}).", facts);
+  }
+  return choice.chosen === 1
+    ? t("Threw one die: gave away {lost} of chance (this kept {kept}, two dice {top}).", facts)
+    : t("Threw two dice: gave away {lost} of chance (this kept {kept}, one die {top}).", facts);
 }
 
 function same(a, b) {
@@ -72,6 +94,12 @@ function show(i, rolled = false) {
     li.classList.toggle("current", s === step.seat);
   });
 
+  const dice = step.kind === "throw" ? step.dice_choice : null;
+  const diceText = $("dice-choice");
+  diceText.hidden = !dice;
+  diceText.className = "gave-away" + (dice ? (dice.given_away === 0 ? " zero" : " some") : "");
+  diceText.textContent = dice ? diceChoiceText(dice) : "";
+
   oddsBody.replaceChildren();
   const gave = $("gave-away");
   gave.className = "gave-away";
@@ -91,19 +119,21 @@ function show(i, rolled = false) {
     const isBest = same(o.tiles, step.best);
     tr.classList.toggle("chosen", isChosen);
     tr.classList.toggle("best", isBest);
+    // [text, exact fraction for its title, a number column]
     const cells = [
-      tilesText(o.tiles),
-      o.p_text,
-      formatNumber(o.e, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-      [isChosen ? t("chosen") : "", isBest ? t("best") : ""].filter(Boolean).join(", "),
+      [tilesText(o.tiles), null, false],
+      [o.p_text, o.p_exact, true],
+      ...(forMatch ? [[o.p_win_text, o.p_win, true], [o.p_draw_text, o.p_draw, true]] : []),
+      [formatNumber(o.e, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), null, true],
+      [[isChosen ? t("chosen") : "", isBest ? t("best") : ""].filter(Boolean).join(", "), null, false],
     ];
-    cells.forEach((c, k) => {
+    for (const [text, exact, num] of cells) {
       const td = document.createElement("td");
-      td.textContent = c;
-      if (k === 1) td.title = t("exactly {fraction}", { fraction: o.p_exact });
-      if (k === 1 || k === 2) td.className = "num";
+      td.textContent = text;
+      if (exact !== null) td.title = t("exactly {fraction}", { fraction: exact });
+      if (num) td.className = "num";
       tr.append(td);
-    });
+    }
     oddsBody.append(tr);
   }
   if (step.cover === null) {
@@ -114,12 +144,15 @@ function show(i, rolled = false) {
   } else {
     const kept = step.options.find((o) => same(o.tiles, step.cover));
     const top = step.options.find((o) => same(o.tiles, step.best));
-    gave.textContent = t("Gave away {lost} of chance: this cover kept {kept}, the best ({best}) kept {top}.", {
+    const facts = {
       lost: step.given_away_text,
-      kept: kept.p_text,
+      kept: kept.equity_text,
       best: tilesText(step.best),
-      top: top.p_text,
-    });
+      top: top.equity_text,
+    };
+    gave.textContent = forMatch
+      ? t("Gave away {lost} of winning chance: this cover kept {kept}, the best ({best}) kept {top}.", facts)
+      : t("Gave away {lost} of chance: this cover kept {kept}, the best ({best}) kept {top}.", facts);
     gave.classList.add("some");
   }
 }

@@ -29,7 +29,7 @@ from jackpot.engine import Match, Option, Variant
 from jackpot.engine.tiles import from_mask, may_throw_one_die, to_mask
 from jackpot.strategy.bots import choose_dice_count_mask
 from jackpot.strategy.chances import ZERO, Chances
-from jackpot.strategy.classic_match import Facing, classic_table, warm
+from jackpot.strategy.classic_match import MAX_SEATS, Facing, classic_table, warm
 from jackpot.strategy.classic_turn import ranked_covers
 from jackpot.strategy.jackpot_match import jackpot_chances, others_chance
 from jackpot.strategy.skill import Decision, DecisionKind
@@ -270,10 +270,27 @@ def _order(choice: Choice) -> tuple[int, ...]:
     return (choice,) if isinstance(choice, int) else choice
 
 
+def jackpot_rounds() -> list[JackpotRound]:
+    """Every state a Jackpot round can be in for the seat playing (19 of them): two to
+    four seats still in, any number still to throw after it, any of those before it
+    with a shut box."""
+    return [
+        JackpotRound(seats_in, shut_before, after)
+        for seats_in in range(2, MAX_SEATS + 1)
+        for after in range(seats_in)
+        for shut_before in range(seats_in - after)
+    ]
+
+
 def warm_up() -> int:
-    """Build every table the odds of any match can need (a second or two, once per
-    process), so that no player waits for them; returns how many Classic states."""
+    """Build every table the odds of any match can need (a few seconds, once per
+    process), so that no player waits for them: the solver's, every Classic seat's
+    state, and each Jackpot round's values of every open set (their exact sums take
+    up to a few milliseconds each the first time); returns how many Classic states."""
     for variant in Variant:
         optimal_table(variant)
     others_chance()
+    for state in jackpot_rounds():
+        for mask in range(1 << 9):
+            _jackpot_after(mask, state)
     return warm()

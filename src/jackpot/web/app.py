@@ -16,8 +16,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from jackpot.engine import Variant
-from jackpot.strategy.solver import optimal_table
+from jackpot.strategy.match_odds import warm_up as build_odds_tables
 from jackpot.web.accounts import api as accounts_api
 from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
@@ -49,7 +48,7 @@ from jackpot.web.play import app_shell, rematch
 from jackpot.web.play import pages as play_pages
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
-from jackpot.web.players import leaderboard, profile, replay
+from jackpot.web.players import leaderboard, live_odds, profile, replay
 from jackpot.web.wiring import background_steps, listen
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -63,6 +62,7 @@ ROUTERS = (
     leaderboard.router,
     profile.router,
     replay.router,
+    live_odds.router,
     play_pages.router,
     app_shell.router,
     accounts_pages.router,
@@ -73,11 +73,6 @@ ROUTERS = (
     push_routes.router,
     user_stream.router,
 )
-
-
-def _build_solver_tables() -> None:
-    for variant in Variant:
-        optimal_table(variant)
 
 
 #: The collector's thresholds once the app is ready (Python's are 700, 10, 10). A full
@@ -107,11 +102,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings.database_url, app.state.bus)
         await db.upgrade()
         app.state.db = db
-        # The exact solver's tables take about a second to build; build them now, off
-        # the event loop, rather than inside the first transaction that ends a match
-        # (its review and the bots' choices need them) while it holds the writer.
-        warm_up = asyncio.create_task(asyncio.to_thread(_build_solver_tables))
+        # The exact solver's tables and the match odds' (every Classic seat's state)
+        # take a few seconds to build; build them now, off the event loop, rather than
+        # inside the first transaction that ends a match (its review and the bots'
+        # choices need them) while it holds the writer, or in the first odds request.
+        warm_up = asyncio.create_task(asyncio.to_thread(build_odds_tables))
         warm_up.add_done_callback(_freeze_startup_objects)
+        # Requests are served meanwhile (the thread shares the interpreter with them,
+        # so they are slower until it is done); what must not be timed with it, as a
+        # benchmark, can wait for this.
+        app.state.tables_ready = warm_up
         # A lone server process hears every change made through it (a `jackpot sweep`
         # beside it is caught by the conditional UPDATEs, see live_matches.py).
         alone = settings.workers == 1

@@ -11,16 +11,17 @@ from ratings_helpers import people, play, start_match
 
 from jackpot import fair
 from jackpot.engine import FULL, Variant
+from jackpot.fair.match_review import review_match
 from jackpot.strategy.solver import p_shut_max
-from jackpot.web.players.review import review
+from jackpot.web.players.match_figures import summarise
 
 HEX = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 HTML = {"accept": "text/html"}
 
 
 def hand_record() -> dict[str, Any]:
-    """A solo Jackpot turn with dice picked by hand (review() replays the rules, it
-    does not check dice against seeds): nine covers, the eighth a mistake."""
+    """A solo Jackpot turn with dice picked by hand (review_match() replays the rules,
+    it does not check dice against seeds): nine covers, the eighth a mistake."""
     throws = [
         ((4, 5), [9]),
         ((3, 5), [8]),
@@ -60,23 +61,31 @@ def test_hand_worked_positions() -> None:
     assert p_shut_max(Variant.CLASSIC, frozenset({4})) == Fraction(1, 6)
     assert round(float(p_shut_max(Variant.JACKPOT, FULL)), 7) == 0.0799874
 
-    rev = review(hand_record())
+    rev = review_match(hand_record())
     mistake = rev.steps[7]
     assert mistake.dice == (1, 2) and mistake.open_before == (1, 2)
-    values = {o.tiles: o.p_shut for o in mistake.options}
+    odds = mistake.cover_odds
+    assert odds is not None and odds.best is not None
+    values = {o.tiles: o.p_shut for o in odds.options}
     assert values == {(1,): Fraction(1, 3), (2,): Fraction(11, 36)}
-    assert mistake.best == (1,)
+    # Alone, the chance to win is the chance of shutting the box: the same best, the
+    # same chance given away.
+    assert {o.tiles: o.p_win for o in odds.options} == values
+    assert odds.best.tiles == (1,)
     assert mistake.given_away == Fraction(1, 36)
     last = rev.steps[8]
-    assert [o.tiles for o in last.options] == [(1,)] and last.options[0].p_shut == 1
+    assert last.cover_odds is not None
+    assert [o.tiles for o in last.cover_odds.options] == [(1,)]
+    assert last.cover_odds.options[0].p_shut == 1
     assert last.shut and last.turn_score == 0
-    seat = rev.seats[0]
+    (seat,) = summarise(rev)
     # Real choices: throws 0, 1, 2 and 7 (the others offered one tile only).
-    assert seat.choices == 4
-    assert seat.best_choices == sum(1 for k in (0, 1, 2, 7) if rev.steps[k].given_away == 0)
-    assert seat.best_choices <= 3
+    assert seat.choices == 4 and seat.skill.decisions == 4
+    real = [rev.steps[k].given_away for k in (0, 1, 2, 7)]
+    assert seat.best_choices == seat.skill.best == sum(1 for g in real if g == 0) <= 3
     assert seat.turns == 1 and seat.jackpots == 1 and seat.totals_by_round == [0]
-    assert seat.given_away >= Fraction(1, 36)
+    assert seat.shut_given_away == seat.skill.given_away == sum(real, Fraction(0))
+    assert seat.skill.given_away >= Fraction(1, 36)
 
 
 async def test_profile_is_private_until_opted_in(make_client: Any, app: Any) -> None:
@@ -153,12 +162,17 @@ async def test_replay_only_after_the_end_with_consistent_numbers(
     assert data["steps"][0]["kind"] == "out" and data["steps"][0]["seat"] == ben_seat
     covers = [s for s in data["steps"] if s["kind"] == "throw" and s["cover"]]
     assert covers, "a Classic turn covers something at least once... or the test is moot"
+    assert data["measure"] == "match"
     for s in covers:
-        top = max(o["p"] for o in s["options"])
+        # Three seats: what a cover gave away is winning chance (equity), exactly.
+        top = max(Fraction(o["equity"]) for o in s["options"])
         chosen = next(o for o in s["options"] if o["tiles"] == s["cover"])
-        assert abs(s["given_away"] - (top - chosen["p"])) < 1e-12
+        assert Fraction(s["given_away_exact"]) == top - Fraction(chosen["equity"])
+        assert s["given_away"] == float(Fraction(s["given_away_exact"]))
         best = next(o for o in s["options"] if o["tiles"] == s["best"])
-        assert best["p"] == top
+        assert Fraction(best["equity"]) == top
+        for o in s["options"]:
+            assert 0 <= Fraction(o["p_win"]) <= Fraction(o["equity"]) <= 1
         assert Fraction(chosen["p_exact"]) == p_shut_max(
             Variant.CLASSIC, frozenset(s["open_before"]) - set(s["cover"])
         )

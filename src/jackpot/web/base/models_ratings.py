@@ -42,7 +42,15 @@ player_ratings = Table(
     Column("jackpots", Integer, nullable=False),
     Column("score_sum", Integer, nullable=False),
     Column("last_match_at", UTCDateTime(), nullable=True),
+    #: Decisions made in rated matches (two options or more) and the match equity they
+    #: gave away in all (strategy/skill.py), and the average per decision: NULL before
+    #: the first decision. The average is kept on the row, indexed like the rating, so
+    #: the leaderboard sorted by it is one index range too.
+    Column("decisions", Integer, nullable=False, server_default="0"),
+    Column("skill_given_away", Float, nullable=False, server_default="0"),
+    Column("skill", Float, nullable=True),
     Index("ix_player_ratings_board", "variant", "listed", "rating", "user_id"),
+    Index("ix_player_ratings_skill", "variant", "listed", "skill", "user_id"),
 )
 
 #: The rating after each rated match, for the profile's chart.
@@ -83,5 +91,9 @@ seat_stats = Table(
     Column("best_choices", Integer, nullable=False),
     #: Sum over those choices of the chance of shutting the box given away.
     Column("given_away", Float, nullable=False),
+    #: Decisions with two options or more (covers and the choice of one die or two), and
+    #: the match equity they gave away: the match's exact sum, rounded once to a float.
+    Column("decisions", Integer, nullable=False, server_default="0"),
+    Column("skill_given_away", Float, nullable=False, server_default="0"),
     Index("ix_seat_stats_user", "user_id", "finished_at"),
 )

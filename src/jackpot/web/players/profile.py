@@ -131,6 +131,9 @@ async def profile_data(conn: AsyncConnection, user_id: int) -> dict[str, Any]:
                 "choices": choices,
                 "accuracy": (int(s.best_choices or 0) / choices) if s and choices else None,
                 "given_away_per_turn": (float(s.given_away or 0) / turns) if s and turns else None,
+                # Skill apart from the dice, over the rated matches (ratings.py).
+                "decisions": 0 if rating is None else rating.decisions,
+                "given_away_per_decision": None if rating is None else rating.skill,
                 "history": [
                     {"match": i + 1, "rating": h.rating, "at": iso(h.at)}
                     for i, h in enumerate(history)

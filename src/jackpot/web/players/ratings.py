@@ -24,6 +24,10 @@ Choices made here, and why:
 * Provisional while sigma > 6.0 (it starts at 8.33). By then the variance has
   halved, which takes 10 to 20 two-player matches (``leaderboard.matches_to_settle``):
   Jackpot is mostly luck, so a handful of results says little about a player.
+* Skill apart from the dice (the winning chance a person's decisions gave away,
+  match_figures.py) is added up over the same matches as the rating, on the same
+  row: the matches between people that moved it. Every seat's own figure is kept in
+  ``seat_stats`` whatever the match, as its other figures are.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot.fair.match_review import review_match
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
 from jackpot.web.base.db import upsert
@@ -45,7 +50,7 @@ from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.store import match_row
 from jackpot.web.matches.store import seat_rows as seat_rows_of
 from jackpot.web.matches.views import record_of, record_rows
-from jackpot.web.players.review import SeatReview, review
+from jackpot.web.players.match_figures import SeatSummary, summarise
 
 log = logging.getLogger("jackpot.web.ratings")
 MODEL = PlackettLuce()
@@ -110,12 +115,12 @@ async def match_finished(
         return
     record = record_of(row, seat_rows, await record_rows(conn, match_id))
     try:
-        seat_reviews = review(record).seats
+        seat_reviews = summarise(review_match(record))
     except Exception:
         # Never let the figures stop a match from ending: the result stands and the
         # people are still rated; only this match's turn figures stay empty.
         log.exception("could not review match %s for its figures", match_id)
-        seat_reviews = [SeatReview() for _ in seat_rows]
+        seat_reviews = [SeatSummary() for _ in seat_rows]
     places: list[int] = result["places"]
     winners: list[int] = result["winners"]
     stats = []
@@ -140,7 +145,9 @@ async def match_finished(
                 "score_sum": sr.score_sum,
                 "choices": sr.choices,
                 "best_choices": sr.best_choices,
-                "given_away": float(sr.given_away),
+                "given_away": float(sr.shut_given_away),
+                "decisions": sr.skill.decisions,
+                "skill_given_away": float(sr.skill.given_away),
             }
         )
     at = row["finished_at"]
@@ -276,6 +283,13 @@ async def _rate(
         u = s["user_id"]
         shown = display_rating(mu, sigma)
         provisional = is_provisional(sigma)
+        # Skill is summed here, from the row read under the lock, because the average
+        # kept beside it (for the leaderboard's index) needs the new totals.
+        prior = current.get(u)
+        decisions = s["decisions"] + (prior.decisions if prior is not None else 0)
+        given_away = (prior.skill_given_away if prior is not None else 0.0) + s[
+            "skill_given_away"
+        ]
         rows.append(
             {
                 "user_id": u,
@@ -292,6 +306,9 @@ async def _rate(
                 "turns": s["turns"],
                 "jackpots": s["jackpots"],
                 "score_sum": s["score_sum"],
+                "decisions": decisions,
+                "skill_given_away": given_away,
+                "skill": given_away / decisions if decisions else None,
             }
         )
         history.append(

@@ -1,23 +1,28 @@
-"""A finished match's replay with every choice valued, and live odds where allowed.
+"""A finished match's replay and review: every choice valued, and what each seat gave away.
 
-A finished match's record is public (anyone may verify it), so its replay is too;
-odds during play are shown only where nobody can be helped against another person.
+A finished match's record is public (anyone may verify it), so its replay is too.
+Each throw shows its options with the chance of shutting the box this turn and, where
+a match is at stake, the chance to win it; "given away" is measured in the chance to
+win the match (a draw counted as a share), or, in practice alone, in the chance of
+shutting the box (odds_view.py's ``measure``). The walk is ``fair.match_review``'s, the
+same one whose figures are stored when a match ends.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from jackpot.engine import Match, Variant
-from jackpot.i18n import gettext
-from jackpot.i18n.formats import percent
+from jackpot.fair.match_review import MatchReview, ReviewStep, review_match
+from jackpot.i18n import gettext, ngettext
+from jackpot.i18n.formats import number
 from jackpot.i18n.names import shown_name
-from jackpot.strategy.solver import p_shut_max
+from jackpot.strategy.match_odds import PositionOdds
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of
 from jackpot.web.base.templates import render
@@ -25,60 +30,181 @@ from jackpot.web.matches import store
 from jackpot.web.matches.seats import match_seats
 from jackpot.web.matches.views import load_record
 from jackpot.web.players.charts import Series, legend, line_chart
-from jackpot.web.players.review import Review, review, value_options
+from jackpot.web.players.match_figures import SeatSummary, summarise
+from jackpot.web.players.odds_view import Measure, measure_of, option_json, pct
 
 router = APIRouter()
 
 
-def _pct(p: Fraction | None) -> str | None:
-    if p is None:
+def _given(value: Fraction | None) -> dict[str, Any]:
+    return {
+        "given_away": None if value is None else float(value),
+        "given_away_exact": None if value is None else str(value),
+        "given_away_text": pct(value),
+    }
+
+
+def _cover_options(odds: PositionOdds | None) -> list[dict[str, Any]]:
+    """The throw's covers as the replay lists them: the API's fields, with the chance
+    of shutting the box as a number (``p``) and the expected score (``e``) beside."""
+    if odds is None:
+        return []
+    return [
+        {**option_json(o), "p": float(o.p_shut), "e": round(float(o.expected_score), 3)}
+        for o in odds.options
+    ]
+
+
+def _dice_choice(step: ReviewStep) -> dict[str, Any] | None:
+    """The choice of one die or two made before this throw, when it was the seat's."""
+    odds = step.dice_odds
+    if odds is None or odds.best is None:
         return None
-    return percent(float(p), 2)
+    return {
+        "chosen": len(step.dice),
+        "best": odds.best.dice_count,
+        "options": [option_json(o) for o in odds.options],
+        **_given(step.dice_given_away),
+    }
 
 
-def replay_data(rev: Review) -> dict[str, Any]:
-    """What replay.js needs: every step with its options valued, JSON-safe."""
-    steps = []
-    for s in rev.steps:
-        steps.append(
-            {
-                "kind": s.kind,
-                "seat": s.seat,
-                "round": s.round,
-                "n": s.n,
-                "dice": list(s.dice),
-                "cover": None if s.cover is None else list(s.cover),
-                "reason": s.reason,
-                "open_before": list(s.open_before),
-                "open_after": list(s.open_after),
-                "totals": list(s.totals),
-                "options": [
-                    {
-                        "tiles": list(o.tiles),
-                        "p": float(o.p_shut),
-                        "p_exact": str(o.p_shut),
-                        "p_text": _pct(o.p_shut),
-                        "e": round(float(o.expected_score), 3),
-                    }
-                    for o in s.options
-                ],
-                "best": None if s.best is None else list(s.best),
-                "given_away": None if s.given_away is None else float(s.given_away),
-                "given_away_text": _pct(s.given_away),
-                "turn_score": s.turn_score,
-                "shut": s.shut,
-            }
-        )
-    return {"variant": str(rev.record.variant), "steps": steps}
+def step_data(step: ReviewStep) -> dict[str, Any]:
+    """One step as replay.js needs it, JSON-safe."""
+    odds = step.cover_odds
+    best = None if odds is None or odds.best is None else odds.best.tiles
+    return {
+        "kind": step.kind,
+        "seat": step.seat,
+        "round": step.round,
+        "n": step.n,
+        "dice": list(step.dice),
+        "cover": None if step.cover is None else list(step.cover),
+        "reason": step.reason,
+        "open_before": list(step.open_before),
+        "open_after": list(step.open_after),
+        "totals": list(step.totals),
+        "options": _cover_options(odds),
+        "best": None if best is None else list(best),
+        **_given(step.given_away),
+        "dice_choice": _dice_choice(step),
+        "turn_score": step.turn_score,
+        "shut": step.shut,
+    }
+
+
+def replay_data(review: MatchReview) -> dict[str, Any]:
+    """What replay.js needs: every step with its options valued."""
+    return {
+        "variant": str(review.record.variant),
+        "measure": measure_of(len(review.record.seats)),
+        "steps": [step_data(s) for s in review.steps],
+    }
+
+
+def _points(given_away: Fraction) -> str:
+    """Match equity as percentage points with one decimal: 0.032 reads 3.2."""
+    return number(float(given_away) * 100, 1)
+
+
+def skill_sentence(
+    names: Sequence[str], summaries: Sequence[SeatSummary], measure: Measure, you: int | None
+) -> str:
+    """"You gave away 3.2 points of winning chance over 14 decisions; Ana 0.8 over 12":
+    every seat that made a decision, the reader's own seat first."""
+    order = [s for s in range(len(summaries)) if summaries[s].skill.decisions]
+    if you in order:
+        order.remove(you)
+        order.insert(0, you)
+    if not order:
+        return gettext("Nobody had a real choice to make in this match: every cover was forced.")
+    parts = []
+    for k, seat in enumerate(order):
+        skill = summaries[seat].skill
+        n, points, name = skill.decisions, _points(skill.given_away), names[seat]
+        if k and measure == "match":
+            parts.append(
+                ngettext(
+                    "%(name)s %(points)s over %(num)d decision",
+                    "%(name)s %(points)s over %(num)d decisions",
+                    n,
+                    name=name,
+                    points=points,
+                )
+            )
+        elif seat == you and measure == "match":
+            parts.append(
+                ngettext(
+                    "You gave away %(points)s points of winning chance over %(num)d decision",
+                    "You gave away %(points)s points of winning chance over %(num)d decisions",
+                    n,
+                    points=points,
+                )
+            )
+        elif measure == "match":
+            parts.append(
+                ngettext(
+                    "%(name)s gave away %(points)s points of winning chance over %(num)d decision",
+                    "%(name)s gave away %(points)s points of winning chance over %(num)d decisions",
+                    n,
+                    name=name,
+                    points=points,
+                )
+            )
+        elif seat == you:
+            parts.append(
+                ngettext(
+                    "You gave away %(points)s points of the chance of shutting the box "
+                    "over %(num)d decision",
+                    "You gave away %(points)s points of the chance of shutting the box "
+                    "over %(num)d decisions",
+                    n,
+                    points=points,
+                )
+            )
+        else:
+            parts.append(
+                ngettext(
+                    "%(name)s gave away %(points)s points of the chance of shutting the box "
+                    "over %(num)d decision",
+                    "%(name)s gave away %(points)s points of the chance of shutting the box "
+                    "over %(num)d decisions",
+                    n,
+                    name=name,
+                    points=points,
+                )
+            )
+    return "; ".join(parts) + "."
+
+
+def seat_view(
+    summary: SeatSummary, name: str, profile: str | None, rec: dict[str, Any], seat: int
+) -> dict[str, Any]:
+    skill = summary.skill
+    average = skill.average
+    return {
+        "name": name,
+        "profile": profile,
+        "bot": rec["seats"][seat]["bot"],
+        "place": rec["result"]["places"][seat],
+        "total": rec["result"]["totals"][seat],
+        "turns": summary.turns,
+        "jackpots": summary.jackpots,
+        "decisions": skill.decisions,
+        "best_decisions": skill.best,
+        "given_away": float(skill.given_away),
+        "given_away_per_decision": None if average is None else float(average),
+        "totals_by_round": summary.totals_by_round,
+    }
 
 
 @router.get("/matches/{match_id}/replay", include_in_schema=False)
 async def replay_html(match_id: str, request: Request) -> Response:
     actor = await current_actor(request)
+    viewer = actor.user_id if actor else None
     async with db_of(request).read() as conn:
         rec = await load_record(conn, match_id)
-        viewer = actor.user_id if actor else None
         profiles = [s["profile"] for s in await match_seats(conn, match_id, viewer)]
+        owners = [s["user_id"] for s in await store.seat_rows(conn, match_id)]
     if rec["result"] is None or rec["server_seed"] is None:
         raise ApiError(
             409,
@@ -86,41 +212,30 @@ async def replay_html(match_id: str, request: Request) -> Response:
             "the replay and its analysis open when the match has ended",
         )
     try:
-        rev = review(rec)
+        review = review_match(rec)
     except ValueError as exc:
         raise ApiError(
             500, "bad_record", "this match's record does not check out: %(why)s", why=str(exc)
         ) from None
+    summaries = summarise(review)
     # The record keeps a guest's default name in English; the page says it the reader's way.
     names = [
         shown_name(s["name"]) or gettext("Seat %(n)s", n=i + 1) for i, s in enumerate(rec["seats"])
     ]
+    you = owners.index(viewer) if viewer is not None and viewer in owners else None
+    measure = measure_of(len(names))
     series = [
         Series(
             names[i],
             [(k + 1, None if v is None else float(v)) for k, v in enumerate(sr.totals_by_round)],
         )
-        for i, sr in enumerate(rev.seats)
+        for i, sr in enumerate(summaries)
     ]
-    seats = []
-    for i, sr in enumerate(rev.seats):
-        seats.append(
-            {
-                "name": names[i],
-                "profile": profiles[i] if i < len(profiles) else None,
-                "bot": rec["seats"][i]["bot"],
-                "place": rec["result"]["places"][i],
-                "total": rec["result"]["totals"][i],
-                "turns": sr.turns,
-                "jackpots": sr.jackpots,
-                "choices": sr.choices,
-                "best_choices": sr.best_choices,
-                "accuracy": sr.accuracy,
-                "given_away_per_turn": sr.given_away_per_turn,
-                "totals_by_round": sr.totals_by_round,
-            }
-        )
-    data = replay_data(rev)
+    seats = [
+        seat_view(sr, names[i], profiles[i] if i < len(profiles) else None, rec, i)
+        for i, sr in enumerate(summaries)
+    ]
+    data = replay_data(review)
     data["names"] = names
     return await render(
         request,
@@ -128,7 +243,9 @@ async def replay_html(match_id: str, request: Request) -> Response:
         {
             "rec": rec,
             "seats": seats,
-            "rounds": rev.rounds,
+            "measure": measure,
+            "skill_sentence": skill_sentence(names, summaries, measure, you),
+            "rounds": review.rounds,
             "chart": line_chart(
                 series,
                 label=gettext("Running totals after each round, one line per seat"),
@@ -141,48 +258,3 @@ async def replay_html(match_id: str, request: Request) -> Response:
             "replay_json": json.dumps(data).replace("<", "\\u003c"),
         },
     )
-
-
-# -- live odds in practice and bot matches -----------------------------------------
-
-
-@router.get("/api/matches/{match_id}/odds")
-async def odds_api(match_id: str, request: Request) -> dict[str, Any]:
-    """The exact odds of the position on the board now, for the "show odds" switch.
-
-    Only where nobody can be helped against another person: practice alone and
-    matches against bots, or any match once it has ended. Between people, during
-    play, it is refused.
-    """
-    async with db_of(request).read() as conn:
-        row = await store.match_row(conn, match_id)
-        seat_rows = await store.seat_rows(conn, match_id)
-    people = sum(1 for s in seat_rows if not s["is_bot"])
-    if people >= 2 and row["status"] != "finished":
-        raise ApiError(
-            403,
-            "odds_hidden",
-            "odds are shown during play only in practice and against the bot; "
-            "between people, the replay shows them once the match has ended",
-        )
-    m = Match.from_dict(row["state"]) if row["state"] is not None else None
-    turn = m.turn if m is not None else None
-    if m is None or turn is None:
-        return {"seat": None, "open": [], "dice": None, "p_shut": None, "options": []}
-    variant = Variant(row["variant"])
-    body: dict[str, Any] = {
-        "seat": turn.seat,
-        "open": sorted(turn.open),
-        "dice": None if turn.dice is None else list(turn.dice),
-        "p_shut": _pct(p_shut_max(variant, turn.open)),
-        "options": [],
-        "best": None,
-    }
-    if turn.dice is not None and turn.options:
-        rows, best = value_options(variant, turn.open, turn.dice)
-        body["best"] = list(best)
-        body["options"] = [
-            {"tiles": list(o.tiles), "p_text": _pct(o.p_shut), "p_exact": str(o.p_shut)}
-            for o in rows
-        ]
-    return body

@@ -1,13 +1,12 @@
-"""Walk a finished match's record on the engine and value every choice made.
+"""The replay's walk of a record as the site first made it: the reference review_match is held to.
 
-The replay page, the per-seat figures stored when a match ends, and ``jackpot
-ratings rebuild`` all read a match through ``review()``, so the accuracy on a
-profile is exactly the accuracy the replay shows. Values are the solver's exact
-Fractions; floats appear only when they are shown or stored for sorting.
-
-"Best" here means keeping the highest chance of shutting the box this turn (what
-Jackpot is won by). A choice counts for accuracy only when more than one option
-was on offer: a forced cover says nothing about the player.
+``fair.match_review.review_match`` now walks records for the replay, the stored
+figures and the rebuild; this older walk, written apart from it (the solver's
+``analysis`` for the options, its own handling of resignations), stays here so that a
+test can hold the two to the same steps, boards, totals and turn ends. Values are the
+solver's exact Fractions: for each cover, the chance of still shutting the box this
+turn, the best option (highest chance; among equals the best bot's pick), and the
+chance the choice gave away.
 """
 
 from __future__ import annotations
@@ -97,10 +96,7 @@ def best_option(rows: tuple[OptionRow, ...], bot_best: tuple[int, ...]) -> tuple
 def value_options(
     variant: Variant, open_tiles: frozenset[int], dice: tuple[int, ...]
 ) -> tuple[tuple[OptionRow, ...], tuple[int, ...]]:
-    """Memoised: a match that ends is reviewed inside the transaction that ends it,
-    holding the writer (a match of 400 throws took 8 ms, half of it valuing options
-    that recur from match to match). The domain is finite (15,232 throws with a
-    choice in Jackpot, 13,766 in Classic); full, the memo takes 18 MB (measured)."""
+    """Memoised: the options of a throw recur from match to match."""
     a = analyse(variant, open_tiles, dice)
     rows = tuple(OptionRow(tuple(v.option), v.p_shut, v.expected_score) for v in a.options)
     return rows, best_option(rows, tuple(a.best))
