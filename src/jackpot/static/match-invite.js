@@ -2,6 +2,7 @@
 // select, and a button that copies it, saying so in the box's own status line. The
 // address is the one the server wrote from its configured base URL, never one made
 // here from the page's location (a proxy's or a stranger's Host header could be in it).
+import { copyButton } from "./copy-field.js";
 import { t } from "./i18n.js";
 
 /** Wire the Copy button (shown only with scripts: without them the field remains). */
@@ -10,26 +11,8 @@ export function setUpInvite() {
   const button = document.getElementById("invite-copy");
   const status = document.getElementById("invite-status");
   if (!field || !button || !status) return;
-  // Emptied first, then filled a moment later, so a second copy is said again.
-  const say = (words) => {
-    status.textContent = "";
-    setTimeout(() => { status.textContent = words; }, 100);
-  };
-  button.hidden = false;
-  button.addEventListener("click", async () => {
-    if (navigator.clipboard && window.isSecureContext) {
-      try {
-        await navigator.clipboard.writeText(field.value);
-        say(t("Invite link copied. Paste it in a message to the people you want to play."));
-        return;
-      } catch { /* not allowed here: select it instead */ }
-    }
-    field.focus();
-    field.select();
-    let copied = false;
-    try { copied = document.execCommand("copy"); } catch { copied = false; }
-    say(copied
-      ? t("Invite link copied. Paste it in a message to the people you want to play.")
-      : t("The invite link is selected in the box above: copy it from there."));
+  copyButton(field, button, status, {
+    copied: t("Invite link copied. Paste it in a message to the people you want to play."),
+    selected: t("The invite link is selected in the box above: copy it from there."),
   });
 }
