@@ -235,6 +235,9 @@ class Settings:
     #: Reset requests per client address; reset mails per account.
     reset_limit: Rate = Rate(5, 3600)
     reset_mail_limit: Rate = Rate(1, 900)
+    #: Match seeds handed out ahead of their match (POST /api/commitments) per client
+    #: address: each page that starts a match asks for one.
+    commitment_limit: Rate = Rate(300, 3600)
     #: Threads hashing passwords (0: the machine's cores, at most 4), and how many
     #: checks may wait for one before the site answers 503.
     hash_threads: int = 0
@@ -378,6 +381,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         account_failure_ceiling=_rate(env, "JACKPOT_ACCOUNT_FAILURE_CEILING", Rate(50, 3600)),
         reset_limit=_rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
         reset_mail_limit=_rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
+        commitment_limit=_rate(env, "JACKPOT_COMMITMENT_LIMIT", Rate(300, 3600)),
         hash_threads=_int(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=_int(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         streams_per_address=_int(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),

@@ -81,6 +81,9 @@ async def play(request: Request) -> Response:
             private=True,
             min_deadline=settings_of(request).min_deadline_seconds,
             max_active=active_cap(settings_of(request), actor.is_guest),
+            # Filled in by the page's script once it fetched one; without scripts the
+            # match's seed is made with it, as for programs.
+            commitment=form_text(form, "commitment") or None,
         )
     response = see_other(f"/matches/{out.match_id}")
     if new_token:
@@ -126,6 +129,7 @@ async def new_match(request: Request) -> Response:
                 min_deadline=settings_of(request).min_deadline_seconds,
                 max_active=active_cap(settings_of(request), actor.is_guest),
                 expiry_seconds=chosen.expiry_seconds,
+                commitment=form_text(form, "commitment") or None,
             )
     except ApiError as exc:
         return await render(
