@@ -128,7 +128,8 @@ function checkShown() {
   el.hidden = false;
   if (shown.commitment === state.commitment) {
     el.className = "commitment-check same";
-    el.textContent = `✓ ${t("The same one you were shown before you chose your client seed.")}`;
+    const same = t("The same one you were shown before you chose your client seed.");
+    el.textContent = `✓ ${same}`;
   } else {
     el.className = "commitment-check differs";
     const words = t("Not the one you were shown before you chose your client seed: {hash}.", { hash: "\u0001" });

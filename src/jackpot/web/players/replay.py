@@ -102,6 +102,8 @@ async def replay_html(match_id: str, request: Request) -> Response:
         )
         for i, sr in enumerate(rev.seats)
     ]
+    threw = {e["seat"] for e in rec["events"] if e["type"] == "throw"}
+    went_out = {e["seat"] for e in rec["events"] if e["type"] == "out"}
     seats = []
     for i, sr in enumerate(rev.seats):
         seats.append(
@@ -111,6 +113,8 @@ async def replay_html(match_id: str, request: Request) -> Response:
                 "bot": rec["seats"][i]["bot"],
                 "place": rec["result"]["places"][i],
                 "total": rec["result"]["totals"][i],
+                # Still in at the end without a throw: its total of 0 is no score.
+                "no_turn": i not in threw and i not in went_out,
                 "turns": sr.turns,
                 "jackpots": sr.jackpots,
                 "choices": sr.choices,
