@@ -50,3 +50,17 @@ def pending_row(now: datetime) -> dict[str, Any]:
         "created_at": now,
         "expires_at": now + timedelta(hours=1),
     }
+
+
+def pending_sql(database_url: str) -> str:
+    """The statement that makes ``SERVER_SEED`` pending for an hour on a test server's
+    database (tests/testdb.py's ``execute`` runs it), whichever database it is."""
+    later, now = (
+        ("datetime('now', '+1 hour')", "datetime('now')")
+        if database_url.startswith("sqlite")
+        else ("now() + interval '1 hour'", "now()")
+    )
+    return (
+        "INSERT INTO pending_seeds (commitment, server_seed, created_at, expires_at) "
+        f"VALUES ('{COMMITMENT}', '{SERVER_SEED}', {now}, {later}) ON CONFLICT DO NOTHING"
+    )

@@ -25,12 +25,31 @@ export function openingPlayback(state, past, me) {
   const replay = past.slice(start + 1);
   if (replay.some((ev) => MOVES.includes(ev.type) && ev.seat === me)) return null;
   if (!replay.some((ev) => paced(ev, me))) return null;
+  return { first: startOf(state, past[start].seq), before: past.slice(0, start + 1), replay };
+}
+
+/** The state right after the start of the match `state` shows (its seats, seeds and
+ * clock rule as they are): the first seat to throw, nothing thrown. */
+export function startOf(state, seq = state.seq) {
   const first = structuredClone(state);
-  Object.assign(first, { status: "playing", result: null, server_seed: null, round: 1 });
+  Object.assign(first, { status: "playing", result: null, server_seed: null, round: 1, seq });
   first.turn = { seat: 0, open: FULL, dice: null, options: [], due_at: null, one_die: false };
   first.seats = first.seats.map((s) => ({ ...s, total: 0, out: null }));
-  first.seq = past[start].seq;
-  return { first, before: past.slice(0, start + 1), replay };
+  return first;
+}
+
+/**
+ * Whether the page may be about to play out the others' opening moves (its events are
+ * not in yet): the reader's first turn has not begun, or a match a bot won before it
+ * did. The page then shows the start meanwhile, not the end for a moment.
+ */
+export function mayOpenWithPlayback(state, me) {
+  if (me <= 0 || !state.seats.every((s, i) => i === me || s.bot)) return false;
+  const r = state.result;
+  if (r) return r.rounds === 1 && r.totals[me] === 0 && r.shut[me] === null && !state.seats[me].out;
+  const t = state.turn;
+  return state.status === "playing" && state.round === 1 && t !== null && t.seat === me
+    && t.dice === null && t.open.length === 9;
 }
 
 /**

@@ -20,13 +20,14 @@ import { setUpInvite } from "./match-invite.js";
 import { openingSummary, pickSaid, renderDeadline, statusText } from "./match-status.js";
 import { EventQueue } from "./match-queue.js";
 import { setUpSpeed } from "./match-playback.js";
-import { drawBoard, openingPlayback } from "./match-opening.js";
+import { drawBoard, mayOpenWithPlayback, openingPlayback, startOf } from "./match-opening.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 const $ = (id) => document.getElementById(id);
-let state = JSON.parse($("initial-state").textContent);
-const firstSeq = state.seq; // events up to here are history: logged, not replayed
+const loaded = JSON.parse($("initial-state").textContent);
+const firstSeq = loaded.seq; // events up to here are history: logged, not replayed
+let state = loaded;
 let selected = new Set(); // Classic: tiles picked towards a set
 let busy = false;
 let awaitedSeq = 0; // the seq our last move's answer reported; the page settles there
@@ -51,6 +52,8 @@ const maySit = root.dataset.maySit === "1"; // signed up: a free seat is the rea
 const who = { seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst, maySit };
 // Live events wait here to be shown one at a time.
 const queue = new EventQueue({ apply, render, viewer: mySeat });
+// A bot's opening turn may be played out once the history is in: until then, the start.
+if (mayOpenWithPlayback(loaded, mySeat())) state = startOf(loaded);
 /** Where the match stands once the queued events are shown: what the reader may act on. */
 const ahead = () => (queue.length ? queue.ahead(state) : state);
 
@@ -338,7 +341,8 @@ let historyRead = false; // every event up to the page's state is in the History
 /** The history is in: the log and board from it, or, on arrival after a bot's opening
  * turn, that turn played out as if live. */
 function opened(events) {
-  const replay = firstLoad ? openingPlayback(state, events, mySeat()) : null;
+  const replay = firstLoad ? openingPlayback(loaded, events, mySeat()) : null;
+  if (firstLoad && !replay) state = loaded;
   firstLoad = false;
   const before = replay ? replay.before : events;
   for (const ev of before) history.add(ev);
