@@ -48,7 +48,7 @@ def test_downloaded_record_verifies_and_tampering_is_caught(
     path = tmp_path / "record.json"
     info.value.save_as(path)
     record = json.loads(path.read_text())
-    assert record["format"] == "jackpot-record/2" and record["server_seed"]
+    assert record["format"] == "jackpot-record/3" and record["server_seed"]
     assert sorted(record["joined"]) == [0, 1]
 
     page.goto(live_server.url + "/verify")

@@ -8,8 +8,8 @@ const root = typeof document !== "undefined" ? document.getElementById("match") 
 
 /** Milliseconds after a throw and after a cover at the normal speed (the server's). */
 export const PACE = {
-  thrown: Number(root && root.dataset.paceThrow) || 700,
-  covered: Number(root && root.dataset.paceCover) || 500,
+  thrown: Number(root && root.dataset.paceThrow) || 600,
+  covered: Number(root && root.dataset.paceCover) || 400,
 };
 
 /** How much longer (or shorter) than the normal pace each speed pauses. */

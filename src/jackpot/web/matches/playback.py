@@ -18,9 +18,9 @@ from typing import Any
 
 #: The pause after a throw the page plays out: long enough to read the dice and what
 #: they offer (or that they offer nothing).
-PACE_THROW_MS = 700
+PACE_THROW_MS = 600
 #: The pause after a cover the page plays out: the tiles just covered are marked.
-PACE_COVER_MS = 500
+PACE_COVER_MS = 400
 
 
 def paced(ev: Mapping[str, Any], viewer: int | None) -> bool:
