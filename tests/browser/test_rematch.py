@@ -70,6 +70,13 @@ def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type:
     ana.wait_for_timeout(2500)
     said = ana.locator("#announce p").all_inner_texts()
     assert sum("offers a rematch" in line for line in said) == 1, said
+    # The rematch's server seed was fixed with the offer: Ana sees its commitment,
+    # the one Ben's page showed him, before she sends her seed.
+    offered = ben.locator("#rematch-commitment code").inner_text()
+    expect(ana.locator("#rematch-commitment")).to_contain_text(
+        "The server's seed for the rematch is already fixed: its SHA-256 is"
+    )
+    expect(ana.locator("#rematch-commitment code")).to_have_text(offered)
     ana.click("#rematch-accept")
 
     # Both pages go to the same new match, with a new commitment, and an order of
@@ -89,6 +96,7 @@ def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type:
     expect(ana.locator("#deadline-rule")).to_have_text(ben.locator("#deadline-rule").inner_text())
     new_commitment = ana.locator("#commitment").inner_text()
     assert re.fullmatch(r"[0-9a-f]{64}", new_commitment) and new_commitment != old_commitment
+    assert new_commitment == offered
     expect(first).to_have_title(re.compile(r"^\(Your throw\) "))
 
     # The second waits on another page of the site: nothing is their throw yet.

@@ -21,6 +21,7 @@ export class History {
     this.board = null; // {seat, open, dice, dead, throws, covered}
     this.lastPlayed = null; // the latest board with a throw on it
     this.lastDead = null; // {seat, dice} of the latest throw that reached nothing
+    this.threw = new Set(); // the seats that threw at least once
     this.over = false;
   }
 
@@ -69,6 +70,7 @@ export class History {
         const b = this.board || { seat: ev.seat, open: FULL, throws: 0 };
         this.board = { ...b, seat: ev.seat, n: ev.n, dice: ev.dice, dead: ev.options.length === 0, throws: b.throws + 1, covered: [] };
         this.lastPlayed = this.board;
+        this.threw.add(ev.seat);
         this.autoThrow = Boolean(ev.auto) && isYou(ev.seat);
         if (ev.options.length === 0) {
           this.lastDead = { seat: ev.seat, dice: ev.dice, n: ev.n };

@@ -83,12 +83,24 @@ export function renderSeats(state, list) {
   });
 }
 
-export function renderResult(state, el, seatName, me) {
+/**
+ * Whether seat `i` never threw: still in, no shut box and no points, while another seat
+ * shut the box (in Classic nobody throws after that). `threw`, the seats the match's
+ * events show throwing once they are all read (else null), settles the one case the
+ * result cannot: a seat left alone in the match by the others' leaving.
+ */
+export function neverThrew(state, i, threw) {
+  const r = state.result;
+  if (state.seats[i].out || r.shut[i] !== null || r.totals[i] !== 0) return false;
+  return threw ? !threw.has(i) : r.shut.some((n) => n !== null);
+}
+
+export function renderResult(state, el, seatName, me, threw) {
   if (state.status !== "finished") { el.hidden = true; return; }
   el.hidden = false;
   const r = state.result;
   // Drawn again only when something in it changed, so focus inside it stays put.
-  const key = JSON.stringify([r, state.seats.map((s, i) => [seatName(i), s.out])]);
+  const key = JSON.stringify([r, state.seats.map((s, i) => [seatName(i), s.out]), threw ? [...threw] : null]);
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   el.textContent = "";
@@ -99,17 +111,29 @@ export function renderResult(state, el, seatName, me) {
     return;
   }
   const h = document.createElement("h2");
-  if (state.seats.length === 1) h.textContent = r.shut[0] !== null ? W.practiceShut(r.shut[0]) : W.practiceScore(r.totals[0]);
+  const soloOut = state.seats.length === 1 && state.seats[0].out;
+  if (soloOut) h.textContent = `${W.matchOver}: ${W.logOut(seatName(0), true, soloOut)}`;
+  else if (state.seats.length === 1) h.textContent = r.shut[0] !== null ? W.practiceShut(r.shut[0]) : W.practiceScore(r.totals[0]);
   else if (r.winners.length === 0) h.textContent = W.matchOver;
   else if (me >= 0 && r.winners.includes(me)) h.textContent = r.winners.length > 1 ? W.youShare : W.youWin;
   else h.textContent = r.winners.length > 1 ? W.drawBetween(r.winners.map(seatName)) : W.wins(seatName(r.winners[0]));
   el.append(h);
+  if (state.seats.length === 1) {
+    // Practice alone: the heading says the score; there is no place to name.
+    if (state.variant === "jackpot" && r.rounds > 1) {
+      const p = document.createElement("p");
+      p.textContent = W.turnsPlayed(r.rounds);
+      el.append(p);
+    }
+    return;
+  }
   const ul = document.createElement("ul");
   ul.className = "places";
   const order = state.seats.map((_, i) => i).sort((a, b) => r.places[a] - r.places[b]);
   for (const i of order) {
     const li = document.createElement("li");
-    li.textContent = W.placeLine(r.places[i], seatName(i), r.totals[i], r.shut[i], state.seats[i].out);
+    const noTurn = neverThrew(state, i, threw);
+    li.textContent = W.placeLine(r.places[i], seatName(i), r.totals[i], r.shut[i], state.seats[i].out, noTurn);
     ul.append(li);
   }
   el.append(ul);

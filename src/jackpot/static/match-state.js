@@ -39,12 +39,11 @@ export function applyEvent(state, ev) {
       turn.one_die = oneDie(s.variant, ev.open);
       break;
     case "turn_ended": seats[ev.seat].total = ev.total; break;
-    case "turn_started": {
+    case "turn_started":
+      // No clock until the move's "deadline" event sets the new turn's (a bot's has none).
       s.round = ev.round;
-      const due = turn ? turn.due_at : null;
-      s.turn = { seat: ev.seat, open: FULL(), dice: null, options: [], due_at: due, one_die: false };
+      s.turn = { seat: ev.seat, open: FULL(), dice: null, options: [], due_at: null, one_die: false };
       break;
-    }
     case "seat_out": seats[ev.seat].out = ev.reason; break;
     case "match_ended":
       s.status = "finished";

@@ -1,7 +1,8 @@
 // The match page's sentences about where the match stands: the status line, the
 // deadline line (and its one warning), what is said when the page opens, and a Classic
 // pick's running total. Kept apart from match.js, which draws and plays; each function
-// takes the state and `who` (seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst).
+// takes the state and `who` (seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst,
+// maySit: the reader could take a free seat).
 import { clock, isUrgent, secondsLeft } from "./countdowns.js";
 import { W } from "./match-words.js";
 import { announce } from "./announce.js";
@@ -13,7 +14,9 @@ export function statusText(state, who) {
   const t = state.turn;
   if (state.status === "waiting") {
     const free = state.seats.filter((s) => !s.name).length;
-    return who.mySeat() >= 0 ? W.waitingFor(free) : W.waitingSeat(free);
+    if (who.mySeat() >= 0) return W.waitingFor(free);
+    // A visitor without an account is told by the seat form to sign up, once.
+    return who.maySit ? W.waitingSeat(free) : W.waitingOthers(free);
   }
   if (state.status === "finished") return state.result ? "" : W.calledOff;
   if (who.iAmOut()) return W.youAreOut(state.seats[who.mySeat()].out);
@@ -35,20 +38,32 @@ export function statusText(state, who) {
 
 // The deadline whose running out has been announced: said once per move due.
 let warnedFor = null;
+
+/** When the clock of a throw due at `dueAt` runs out as the page shows it: the server
+ * starts it only once the moves before it have been played out, so until then it
+ * stands at the whole deadline. */
+export function shownDue(dueAt, deadlineSeconds, now = Date.now()) {
+  const due = Math.min(Date.parse(dueAt), now + 1000 * Number(deadlineSeconds));
+  return new Date(due).toISOString();
+}
+
 /** The deadline line, counting down; near the end it turns bold and boxed (not colour
- * alone), and the player whose move it is hears it once in the live region. */
+ * alone), and the player whose move it is hears it once in the live region. A bot's
+ * throw has no clock, and none is shown for it. */
 export function renderDeadline(state, who, el) {
   const t = state.turn;
   const show = (words) => { el.textContent = words; el.hidden = !words; };
-  if (!t || !t.due_at || state.status !== "playing") { show(""); el.classList.remove("urgent"); return; }
+  const bot = t && state.seats[t.seat] && state.seats[t.seat].bot;
+  if (!t || !t.due_at || bot || state.status !== "playing") { show(""); el.classList.remove("urgent"); return; }
   const you = who.myTurn();
-  const left = clock(t.due_at);
-  const urgent = isUrgent(t.due_at, state.deadline_seconds);
+  const due = shownDue(t.due_at, state.deadline_seconds);
+  const left = clock(due);
+  const urgent = isUrgent(due, state.deadline_seconds);
   el.classList.toggle("urgent", urgent);
   show(left ? W.deadline(you, who.seatName(t.seat), left) : W.timeUp(you, who.seatName(t.seat)));
   if (urgent && you && warnedFor !== t.due_at) {
     warnedFor = t.due_at;
-    announce(W.nearlyUp(secondsLeft(t.due_at), left));
+    announce(W.nearlyUp(secondsLeft(due), left));
   }
 }
 

@@ -42,6 +42,8 @@ export const W = {
   // What a visitor without a seat reads: the invitation is not theirs to send.
   waitingSeat: (free) =>
     tn("Waiting for {n} more player: take the free seat to play.", "Waiting for {n} more players: take a free seat to play.", free),
+  // ... and one who needs an account first, which the seat form says.
+  waitingOthers: (free) => tn("Waiting for {n} more player.", "Waiting for {n} more players.", free),
   yourThrowOneDie: t("Your throw. The 7, 8 and 9 are covered, so you may throw one die (key 1) or two (Space)."),
   yourThrow: t("Your throw. Press Throw (or Space)."),
   // On a touch screen (no keys to name).
@@ -132,6 +134,11 @@ export const W = {
   dieLabel: (d) => t("die showing {d}", { d }),
   finalBoard: (who, you) =>
     you ? t("The final board: your last turn.") : t("The final board: {name}'s last turn.", { name: who }),
+  // Between two turns, before the next one's first throw.
+  turnEnded: (who, you) =>
+    you
+      ? t("The board as your turn ended. The next turn starts with all nine tiles open.")
+      : t("The board as {name}'s turn ended. The next turn starts with all nine tiles open.", { name: who }),
 
   // the log (and what the live region says)
   logThrow: (who, you, d) =>
@@ -219,17 +226,21 @@ export const W = {
   drawBetween: (names) => t("A draw between {names}", { names: andList(names) }),
   wins: (who) => t("{name} wins", { name: who }),
   // A seat that left the match has no total worth showing: one who resigned before
-  // throwing would read "total 0", the best score at the table.
-  placeLine: (place, who, total, shut, out) => {
+  // throwing would read "total 0", the best score at the table. Nor has one that never
+  // threw (in Classic, a seat after the one who shut the box).
+  placeLine: (place, who, total, shut, out, noTurn) => {
     let line = out
       ? t("Place {place}: {name}", { place, name: who })
-      : t("Place {place}: {name}, total {total}", { place, name: who, total });
+      : noTurn
+        ? t("Place {place}: {name}, did not get a turn", { place, name: who })
+        : t("Place {place}: {name}, total {total}", { place, name: who, total });
     if (shut !== null) line += tn(", shut the box in {n} throw", ", shut the box in {n} throws", shut);
     if (out === "resigned") line += t(", resigned");
     if (out === "timeout") line += t(", ran out of time");
     return line;
   },
   roundsPlayed: (n) => t("Rounds played: {n}.", { n }),
+  turnsPlayed: (n) => tn("It took you {n} turn.", "It took you {n} turns.", n),
 
   errorGeneric: t("That did not work."),
   errorNetwork: t("Could not reach the server; check your connection."),

@@ -1,7 +1,10 @@
 // The match page: renders the state, sends moves and follows the match on its live
-// connection (match-live.js: a WebSocket, else the JSON API and the SSE stream). Other seats' throws and covers are played out one step at a time so a
-// person can watch them; the log and the final board come from the same events live
-// and after a reload. All text is set with textContent, never as HTML.
+// connection (match-live.js: a WebSocket, else the JSON API and the SSE stream).
+// Other seats' throws and covers are played out one step at a time so a person can
+// watch them (match-queue.js), a bot's opening turn too (match-opening.js); meanwhile
+// the reader may act on where the match stands once they are shown. The log and the
+// final board come from the same events live and after a reload. All text is set
+// with textContent, never as HTML.
 import { applyEvent } from "./match-state.js";
 import { History } from "./match-log.js";
 import { W } from "./match-words.js";
@@ -11,23 +14,24 @@ import { renderSeats, renderResult, refreshSeatLinks } from "./match-seats.js";
 import { Live } from "./match-live.js";
 import { announce } from "./announce.js";
 import { renderAutoplay, setUpAutoplayNote } from "./match-autoplay.js";
-import { renderBoard, renderPicking } from "./match-board.js";
+import { renderPicking } from "./match-board.js";
 import { setUpKeys } from "./match-keys.js";
 import { setUpInvite } from "./match-invite.js";
 import { openingSummary, pickSaid, renderDeadline, statusText } from "./match-status.js";
+import { EventQueue } from "./match-queue.js";
+import { setUpSpeed } from "./match-playback.js";
+import { drawBoard, mayOpenWithPlayback, openingPlayback, startOf } from "./match-opening.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 const $ = (id) => document.getElementById(id);
-let state = JSON.parse($("initial-state").textContent);
-const firstSeq = state.seq; // events up to here are history: logged, not replayed
+const loaded = JSON.parse($("initial-state").textContent);
+const firstSeq = loaded.seq; // events up to here are history: logged, not replayed
+let state = loaded;
 let selected = new Set(); // Classic: tiles picked towards a set
 let busy = false;
 let awaitedSeq = 0; // the seq our last move's answer reported; the page settles there
 let seenSeq = 0; // the latest event taken from the stream (applied or queued)
-const queue = []; // live events waiting to be shown
-let pumping = false;
-let skipNow = null; // resolves the pause between two shown steps
 
 const seatName = (i) => {
   const s = state.seats[i];
@@ -39,11 +43,19 @@ const mySeat = () => state.seats.findIndex((s) => s.you);
 const solo = () => state.seats.length === 1;
 // A phone or tablet: the status names no keys there.
 const touchFirst = window.matchMedia("(pointer: coarse)").matches;
-const myTurn = () => state.status === "playing" && state.turn !== null && state.turn.seat === mySeat();
+const myTurnIn = (s) => s.status === "playing" && s.turn !== null && s.turn.seat === mySeat();
+const myTurn = () => myTurnIn(state);
 const iAmOut = () => mySeat() >= 0 && Boolean(state.seats[mySeat()].out);
 const history = new History($("log"), { seatName, isYou, solo });
 // What the status and board modules ask of the page; they read the state they are given.
-const who = { seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst };
+const maySit = root.dataset.maySit === "1"; // signed up: a free seat is the reader's to take
+const who = { seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst, maySit };
+// Live events wait here to be shown one at a time.
+const queue = new EventQueue({ apply, render, viewer: mySeat });
+// A bot's opening turn may be played out once the history is in: until then, the start.
+if (mayOpenWithPlayback(loaded, mySeat())) state = startOf(loaded);
+/** Where the match stands once the queued events are shown: what the reader may act on. */
+const ahead = () => (queue.length ? queue.ahead(state) : state);
 
 // -- what is on offer ------------------------------------------------------------
 function total(d) { return d.reduce((a, b) => a + b, 0); }
@@ -62,7 +74,7 @@ function pickable() {
 function render() {
   root.dataset.seq = String(state.seq);
   root.dataset.status = state.status;
-  root.dataset.settled = !busy && !pumping && queue.length === 0 && state.seq >= awaitedSeq ? "1" : "0";
+  root.dataset.settled = !busy && !queue.pumping && queue.length === 0 && state.seq >= awaitedSeq ? "1" : "0";
   const waiting = state.status === "waiting";
   const finished = state.status === "finished";
   // When the lobby gives up, and the invitation: only while waiting.
@@ -71,7 +83,7 @@ function render() {
     : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
     : W.roundHead(state.round);
   renderSeats(state, $("seats"));
-  renderBoard(state, history, selected, pickable(), who);
+  drawBoard(state, history, selected, pickable(), who);
   renderControls();
   const dead = history.lastDead;
   text($("status"), statusText(state, who));
@@ -79,12 +91,19 @@ function render() {
   text($("notice"), dead && state.status === "playing" && !deadNow
     ? W.deadNotice(seatName(dead.seat), isYou(dead.seat), dead.dice, solo()) : "");
   if (finished) $("message").textContent = "";
-  renderDeadline(state, who, $("deadline"));
-  renderResult(state, $("result"), seatName, mySeat());
+  showDeadline();
+  renderResult(state, $("result"), seatName, mySeat(), historyRead ? history.threw : null);
   $("finished-links").hidden = !(finished && state.result);
   $("after").hidden = !(finished && state.result); // what next: a new match, rematch, replay
   if (finished && state.server_seed) $("server-seed").textContent = state.server_seed;
   document.title = W.title(myTurn(), state.variant);
+}
+
+/** The deadline line shows the reader's own clock while others' moves play out (the
+ * server starts it once they are shown), never a bot's. */
+function showDeadline() {
+  const next = ahead();
+  renderDeadline(next, { ...who, myTurn: () => myTurnIn(next) }, $("deadline"));
 }
 
 /** Set a line's text; an empty line takes no room. */
@@ -97,15 +116,15 @@ function renderControls() {
   const t = state.turn;
   const mine = myTurn();
   $("controls").hidden = mySeat() < 0 || state.status !== "playing" || iAmOut();
-  const canThrow = mine && t.dice === null && !busy && !pumping;
+  const canThrow = canThrowNow();
   const throwBtn = $("throw");
   throwBtn.setAttribute("aria-disabled", String(!canThrow));
   throwBtn.textContent = t && t.one_die && mine ? W.throwTwo : W.throwBtn;
   const one = $("throw-one");
   one.hidden = !(mine && t.one_die);
   one.setAttribute("aria-disabled", String(!canThrow));
-  const shownSteps = queue.filter(paced).length;
-  $("skip").hidden = !(pumping && shownSteps > 0);
+  const shownSteps = queue.steps();
+  $("skip").hidden = !(queue.pumping && shownSteps > 0);
   $("skip").textContent = W.skip(shownSteps);
 
   renderPicking(mine && t.dice !== null && state.variant === "classic" ? t : null, selected, fits, cover);
@@ -137,24 +156,6 @@ function focusAfter(ev) {
   }
 }
 
-// -- playing events out at a readable pace ----------------------------------------
-const STEP_MS = 500;
-function paced(ev) {
-  return (ev.type === "thrown" && (!isYou(ev.seat) || ev.options.length === 0))
-    || (ev.type === "covered" && !isYou(ev.seat));
-}
-function stepDelay() {
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
-  const left = queue.filter(paced).length;
-  return Math.round(Math.max(120, Math.min(STEP_MS, 3000 / Math.max(1, left))));
-}
-function pause(ms) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    skipNow = () => { clearTimeout(timer); resolve(); };
-  });
-}
-
 function apply(ev) {
   // A "started" event is logged with the seats in the order of play it draws (as
   // when the log is built from history on load); every other with the names before.
@@ -179,30 +180,6 @@ function apply(ev) {
   const heading = $("result").querySelector("h2");
   announce(ev.type === "match_ended" && heading ? heading.textContent : said);
   focusAfter(ev);
-}
-
-// Events arrive one message at a time, so the pause after a shown step is taken
-// before the next event is applied, whenever that event comes.
-let skipping = false;
-let pacedAt = null; // when the latest step worth watching was shown
-async function pump() {
-  if (pumping) return;
-  pumping = true;
-  while (queue.length) {
-    if (pacedAt !== null && !skipping) {
-      const wait = stepDelay() - (Date.now() - pacedAt);
-      if (wait > 0) {
-        render();
-        await pause(wait);
-      }
-    }
-    const ev = queue.shift();
-    apply(ev);
-    pacedAt = paced(ev) ? Date.now() : null;
-  }
-  pumping = false;
-  skipping = false;
-  render();
 }
 
 // -- actions ---------------------------------------------------------------------
@@ -246,9 +223,22 @@ async function post(path, body, method = "POST") {
     render();
   }
 }
-const canThrowNow = () => myTurn() && state.turn.dice === null && !busy && !pumping;
-function doThrow(count) { if (canThrowNow() && (count === 2 || state.turn.one_die)) post("throw", { dice: count }); }
-function cover(tiles) { if (myTurn() && state.turn.dice !== null && !busy && !pumping) post("cover", { tiles }); }
+// Throw stays usable while others' moves play out: pressing it shows the rest at once,
+// then throws.
+const canThrowNow = () => { const s = ahead(); return myTurnIn(s) && s.turn.dice === null && !busy; };
+async function doThrow(count) {
+  const s = ahead();
+  if (!canThrowNow() || (count !== 2 && !s.turn.one_die)) return;
+  if (queue.length || queue.pumping) {
+    busy = true; // one press, one throw
+    queue.skip();
+    await queue.settled();
+    busy = false;
+    if (!myTurn() || state.turn.dice !== null) { render(); return; }
+  }
+  post("throw", { dice: count });
+}
+function cover(tiles) { if (myTurn() && state.turn.dice !== null && !busy && !queue.pumping) post("cover", { tiles }); }
 
 // Classic: the pick's tiles, running total and what may complete it are said once the
 // player pauses, not at every key (a cover that completes it is said instead).
@@ -270,7 +260,7 @@ function clearPick(say) {
 }
 
 function tileClicked(n) {
-  if (!myTurn() || state.turn.dice === null || busy || pumping) return;
+  if (!myTurn() || state.turn.dice === null || busy || queue.pumping) return;
   const t = state.turn;
   $("message").textContent = "";
   if (!t.open.includes(n)) { $("message").textContent = W.notOpen(n); return; }
@@ -297,7 +287,7 @@ function tileClicked(n) {
 document.querySelectorAll(".tile").forEach((b) => b.addEventListener("click", () => tileClicked(Number(b.dataset.tile))));
 $("throw").addEventListener("click", () => doThrow(2));
 $("throw-one").addEventListener("click", () => doThrow(1));
-$("skip").addEventListener("click", () => { skipping = true; if (skipNow) skipNow(); focusTo($("throw")); });
+$("skip").addEventListener("click", () => { queue.skip(); focusTo($("throw")); });
 $("pick-clear").addEventListener("click", () => {
   clearPick(true);
   focusTo(document.querySelector(".tile.offered:not(:disabled)"));
@@ -306,6 +296,7 @@ $("resign").addEventListener("click", () => { $("resign-confirm").hidden = false
 $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; $("resign").focus(); });
 $("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").hidden = false; post("resign"); });
 setUpSoundSwitch($("sound"));
+setUpSpeed($("speed"));
 setUpInvite();
 setUpAutoplayNote($("autoplay-note"), $("autoplay-note-close"), [$("autoplay-throws"), $("autoplay-covers")]);
 for (const id of ["autoplay-throws", "autoplay-covers"]) {
@@ -317,7 +308,7 @@ for (const id of ["autoplay-throws", "autoplay-covers"]) {
 
 setUpKeys({
   canThrow: canThrowNow,
-  oneDie: () => state.turn.one_die,
+  oneDie: () => ahead().turn.one_die,
   canCover: () => myTurn() && state.turn.dice !== null,
   throwDice: doThrow,
   tile: tileClicked,
@@ -332,28 +323,43 @@ function take(ev) {
   if (ev.seq <= seenSeq) return;
   if (ev.seq <= firstSeqNow) {
     // History: what happened before this page's state; it builds the log and board.
-    history.add(ev);
     seenSeq = ev.seq;
-    if (opening) opening.push(ev);
-    if (ev.seq === firstSeqNow) { render(); sayOpening(); }
+    past.push(ev);
+    if (ev.seq === firstSeqNow) opened(past.splice(0));
     return;
   }
   if (ev.seq > seenSeq + 1 && seenSeq >= firstSeqNow) { resync(); return; }
   seenSeq = ev.seq;
   queue.push(ev);
-  if (pumping) renderControls(); // more to show: the Skip control says how much
-  else pump();
+  if (queue.pumping) renderControls(); // more to show: the Skip control says how much
 }
 
 let firstSeqNow = firstSeq;
-// The events before the page's state, kept until what they tell is said, once, on opening:
-// a player coming back hears what the others did since their move and whose turn it is.
-let opening = [];
-function sayOpening() {
-  if (!opening) return;
+let past = []; // the events before the page's state, until the last of them came
+let firstLoad = true;
+let historyRead = false; // every event up to the page's state is in the History
+/** The history is in: the log and board from it, or, on arrival after a bot's opening
+ * turn, that turn played out as if live. */
+function opened(events) {
+  const replay = firstLoad ? openingPlayback(loaded, events, mySeat()) : null;
+  if (firstLoad && !replay) state = loaded;
+  firstLoad = false;
+  const before = replay ? replay.before : events;
+  for (const ev of before) history.add(ev);
+  historyRead = true;
+  if (replay) state = replay.first;
+  render();
+  sayOpening(before);
+  if (replay) for (const ev of replay.replay) queue.push(ev);
+}
+// Said once, on opening: a player coming back hears what the others did since their
+// move and whose turn it is.
+let saidOpening = false;
+function sayOpening(events) {
+  if (saidOpening) return;
+  saidOpening = true;
   const heading = $("result").querySelector("h2");
-  announce(openingSummary(state, who, opening, heading ? heading.textContent : ""));
-  opening = null;
+  announce(openingSummary(state, who, events, heading ? heading.textContent : ""));
 }
 const live = new Live(matchId, {
   onEvent: take,
@@ -366,12 +372,12 @@ const connect = (after) => live.connect(after);
 async function resync() {
   try {
     const st = await (await fetch(`/api/matches/${matchId}`, { credentials: "same-origin" })).json();
-    queue.length = 0;
-    if (skipNow) skipNow();
+    queue.clear();
     state = st;
     firstSeqNow = st.seq;
     seenSeq = 0;
-    if (opening) opening = []; // the history comes again from its start
+    past = []; // the history comes again from its start
+    historyRead = false;
     history.reset();
     render();
     connect(0);
@@ -385,4 +391,4 @@ window.addEventListener("online", () => { if (!history.over) connect(seenSeq); }
 
 render();
 connect(0);
-setInterval(() => renderDeadline(state, who, $("deadline")), 1000);
+setInterval(showDeadline, 1000);

@@ -6,8 +6,13 @@
 // The box is rebuilt only when what it says changes, with focus kept on the button
 // that had it (or moved to the new one), and each change is said once in the page's
 // live region: a rebuild every poll took focus from a keyboard player every 2 s.
+//
+// The rematch's server seed is fixed before anyone sends a client seed: the one offering
+// is shown a pending seed's commitment first (POST /api/commitments) and the offer
+// carries it; those accepting are shown the offer's, and each names the one it saw.
 import { andList, shownName, t } from "./i18n.js";
 import { announce } from "./announce.js";
+import { fetchCommitment, remember, withHash } from "./commitment.js";
 
 const root = document.getElementById("match");
 const box = document.getElementById("rematch");
@@ -19,6 +24,8 @@ let timer = null;
 let busy = false;
 let shown = null; // what the box shows now, to rebuild it only when that changes
 let said = null; // the status last announced
+let pending = null; // {commitment, expires_at}: the seed an offer made here would carry
+let asking = false;
 
 function newSeed() {
   const bytes = new Uint8Array(8);
@@ -48,8 +55,28 @@ function button(id, text, onClick, cls) {
   return b;
 }
 
+/** The commitment the box shows now: the open offer's, or the pending one to offer with. */
+function shownCommitment() {
+  const o = view && view.offer;
+  if (o && o.status === "open") return o.commitment || null;
+  return pending ? pending.commitment : null;
+}
+
+/** A pending seed for a fresh offer, fetched once it could be made (and again once used). */
+function needPending() {
+  const o = view && view.offer;
+  const offering = view && view.possible && view.your_seat !== null && (!o || o.status === "declined");
+  if (!offering || asking || (pending && Date.parse(pending.expires_at) - Date.now() > 60_000)) return;
+  asking = true;
+  fetchCommitment()
+    .then((c) => { pending = c; })
+    .catch(() => { pending = null; })
+    .finally(() => { asking = false; render(); });
+}
+
 function render() {
-  const key = JSON.stringify([view, busy]);
+  needPending();
+  const key = JSON.stringify([view, busy, shownCommitment()]);
   if (key === shown) return;
   shown = key;
   const focused = box.contains(document.activeElement) ? document.activeElement : null;
@@ -89,6 +116,15 @@ function render() {
   const seedNote = document.createElement("p");
   seedNote.className = "hint";
   seedNote.textContent = t("Your client seed for the rematch: {seed}", { seed });
+  const fixed = shownCommitment();
+  if (fixed && (!o || o.status !== "started")) {
+    const note = document.createElement("p");
+    note.className = "hint commitment-note";
+    note.id = "rematch-commitment";
+    const words = t("The server's seed for the rematch is already fixed: its SHA-256 is {hash}.", { hash: "\u0001" });
+    withHash(note, words, fixed);
+    box.append(note);
+  }
   if (!o || o.status !== "started") box.append(seedNote);
   if (focused) {
     const again = focused.id && document.getElementById(focused.id);
@@ -125,17 +161,22 @@ async function load() {
 
 async function send(path) {
   busy = true;
+  // The seed this offer or acceptance is for: the one on screen.
+  const commitment = path ? null : shownCommitment();
   render();
   try {
+    const body = path ? {} : { client_seed: seed };
+    if (commitment) body.commitment = commitment;
     const resp = await fetch(`/api/matches/${matchId}/rematch${path}`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(path ? {} : { client_seed: seed }),
+      body: JSON.stringify(body),
       credentials: "same-origin",
     });
     const data = await resp.json();
     wasOpen = true; // this player just acted on the offer: follow it if it starts
-    if (resp.ok) view = data;
+    if (commitment && pending && commitment === pending.commitment) pending = null; // used, or refused
+    if (resp.ok) { view = data; if (commitment) remember(commitment); }
     else await load();
   } catch { /* the next poll shows where things stand */ }
   busy = false;

@@ -14,6 +14,7 @@ from jackpot.web.base.steps import Step
 from jackpot.web.notify.listeners import end_news, plan_news, rematch_news
 from jackpot.web.notify.mailer import mail_steps
 from jackpot.web.notify.push.sender import push_steps
+from jackpot.web.play.commitments import commitment_steps
 from jackpot.web.play.hooks import HOOKS, add
 from jackpot.web.play.sweeper import sweeper_steps
 from jackpot.web.players.ratings import rate_ended
@@ -29,6 +30,11 @@ def listen() -> None:
 
 
 def background_steps(db: Database, settings: Settings) -> list[Step]:
-    """Every feature's background steps: deadlines and the lobby first, then mail
-    and push."""
-    return [*sweeper_steps(db, settings), *mail_steps(db, settings), *push_steps(db, settings)]
+    """Every feature's background steps: deadlines and the lobby first, then the
+    pending seeds nobody used, mail and push."""
+    return [
+        *sweeper_steps(db, settings),
+        *commitment_steps(db, settings),
+        *mail_steps(db, settings),
+        *push_steps(db, settings),
+    ]

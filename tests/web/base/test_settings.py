@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from jackpot.web.app import create_app
-from jackpot.web.base.settings import SettingsError, load_settings
+from jackpot.web.base.settings import Rate, SettingsError, load_settings
 
 
 def test_defaults_and_a_generated_secret_kept_in_var(tmp_path: Path) -> None:
@@ -20,6 +20,14 @@ def test_defaults_and_a_generated_secret_kept_in_var(tmp_path: Path) -> None:
     again = load_settings({"JACKPOT_VAR_DIR": str(tmp_path)})
     assert again.secret_key == s.secret_key and len(s.secret_key) == 64
     assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_limits_are_counts_per_time(tmp_path: Path) -> None:
+    env = {"JACKPOT_VAR_DIR": str(tmp_path)}
+    assert load_settings(env).commitment_limit == Rate(300, 3600)
+    for text, rate in (("5/1m", Rate(5, 60)), ("40/90s", Rate(40, 90)), ("7/2h", Rate(7, 7200))):
+        assert load_settings({**env, "JACKPOT_COMMITMENT_LIMIT": text}).commitment_limit == rate
+        assert load_settings({**env, "JACKPOT_LOGIN_LIMIT": text}).login_limit == rate
 
 
 def test_database_urls_get_their_async_driver(tmp_path: Path) -> None:
@@ -44,6 +52,7 @@ def test_database_urls_get_their_async_driver(tmp_path: Path) -> None:
         ("JACKPOT_PUSH_MAX_SUBSCRIPTIONS", "0", "between"),
         ("JACKPOT_PUSH_ALLOW_LOCAL", "perhaps", "true or false"),
         ("JACKPOT_USER_STREAMS_PER_ACCOUNT", "many", "whole number"),
+        ("JACKPOT_COMMITMENT_LIMIT", "lots", "count per time"),
     ],
 )
 def test_wrong_values_are_refused_by_name(

@@ -13,8 +13,10 @@ import pytest
 from openskill.models import PlackettLuce
 from ratings_helpers import by_joining, joining_order, people, play, start_match
 from sqlalchemy import select, update
-from web_helpers import seated
+from web_helpers import move, seated
 
+from jackpot import fair
+from jackpot.engine import Match, Variant
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
 from jackpot.web.players.ratings import (
@@ -333,3 +335,44 @@ async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
     async with app.state.db.write() as conn:
         assert await rebuild(conn) == 2
     assert await snapshot(app) == live
+
+
+async def test_a_shared_place_after_a_shut_box_is_a_tie(make_client: Any, app: Any) -> None:
+    """Classic by the rules of jackpot-record/3: the second to throw shuts the box, so
+    the first and the third (who never threw) share place 2, and are rated as a tie."""
+    ana, ben, cat = await people(make_client, ["Ana", "Ben", "Cat"])
+    body = {"variant": "classic", "seats": 3, "bots": 0, "client_seed": "a"}
+    mid = (await ana.post("/api/matches", json=body)).json()["id"]
+    await ben.post(f"/api/matches/{mid}/join", json={"client_seed": "b"})
+    async with app.state.db.read() as conn:
+        server_seed = (
+            await conn.execute(select(t.matches.c.server_seed).where(t.matches.c.id == mid))
+        ).scalar_one()
+
+    def ends(client_seed: str) -> tuple[tuple[int, ...], bool] | None:
+        """The places, and whether the second seat shut the box, when everyone throws
+        two dice and covers the last set offered."""
+        if fair.order_of_play(server_seed, client_seed, 3, people=3) != (0, 1, 2):
+            return None
+        m = Match.new(Variant.CLASSIC, 3)
+        while (turn := m.turn) is not None:
+            if turn.dice is None:
+                m, _ = m.throw(turn.seat, fair.throw_dice(server_seed, client_seed, m.throws))
+            else:
+                m, _ = m.cover(turn.seat, turn.options[-1])
+        assert m.result is not None
+        return tuple(m.result.places), m.result.shut[1] is not None
+
+    seed = next(f"c{k}" for k in range(20_000) if ends(f"a.b.c{k}") == ((2, 1, 2), True))
+    state = (await cat.post(f"/api/matches/{mid}/join", json={"client_seed": seed})).json()
+    clients = [ana, ben, cat]  # the draw kept the joining order
+    while state["status"] == "playing":
+        state = (await move(clients[state["turn"]["seat"]], state)).json()
+    assert state["result"]["places"] == [2, 1, 2]
+    assert state["result"]["shut"][1] is not None and state["result"]["totals"][2] == 0
+    got = await ratings_of(app, "classic")
+    want = direct([(MODEL.mu, MODEL.sigma)] * 3, [2, 1, 2])
+    assert (got["Ana"].mu, got["Ana"].sigma) == want[0] == want[2]
+    assert (got["Cat"].mu, got["Cat"].sigma) == want[2]
+    assert (got["Ben"].mu, got["Ben"].sigma) == want[1]
+    assert got["Ana"].mu < got["Ben"].mu

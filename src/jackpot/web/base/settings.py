@@ -52,9 +52,7 @@ def _rate(env: Mapping[str, str], name: str, default: Rate) -> Rate:
         return default
     count, _, window = raw.strip().lower().partition("/")
     unit = _UNITS.get(window[-1:], 0)
-    number = window[:-1] if unit else window
-    if not unit:
-        unit = 1
+    number, unit = (window[:-1], unit) if unit else (window, 1)
     try:
         rate = Rate(int(count), int(number) * unit)
     except ValueError:
@@ -223,11 +221,13 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()
     #: Peers whose X-Forwarded-For / -Proto headers are believed (client.py).
     trusted_proxies: tuple[IPNetwork, ...] = ()
-    #: Limits per client address (signin.py; docs/security.md lists them all).
+    #: Limits per client address (signin.py, and the match seeds handed out ahead of
+    #: their match: play/api.py; docs/security.md lists them all).
     signup_limit: Rate = Rate(10, 3600)
     signup_try_limit: Rate = Rate(50, 3600)
     login_limit: Rate = Rate(30, 900)
     password_limit: Rate = Rate(10, 3600)
+    commitment_limit: Rate = Rate(300, 3600)
     #: Wrong passwords per account and address, per address, per account.
     failure_limit: Rate = Rate(5, 900)
     address_failure_limit: Rate = Rate(20, 900)
@@ -378,6 +378,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         account_failure_ceiling=_rate(env, "JACKPOT_ACCOUNT_FAILURE_CEILING", Rate(50, 3600)),
         reset_limit=_rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
         reset_mail_limit=_rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
+        commitment_limit=_rate(env, "JACKPOT_COMMITMENT_LIMIT", Rate(300, 3600)),
         hash_threads=_int(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=_int(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         streams_per_address=_int(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.matches.seats import seats_of
+from jackpot.web.matches.views import never_threw
 
 
 async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[str, Any]]:
@@ -121,6 +122,8 @@ def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
         "due_at": iso(r.due_at) if playing else None,
         "seat": r.seat,
         "place": places[r.seat] if r.seat < len(places) else None,
+        # In Classic, a seat after the one who shut the box never threw.
+        "no_turn": never_threw(r.result, (r.state or {}).get("out") or [], r.seat),
         "created": iso(r.created_at),
         "opponents": [_opponent(s) for s in seats if s["seat"] != r.seat],
         "turn_seat": turn["seat"] if turn else None,

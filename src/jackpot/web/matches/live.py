@@ -59,14 +59,14 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
     elif kind == "turn_ended":
         seats[ev["seat"]]["total"] = ev["total"]
     elif kind == "turn_started":
+        # No clock until the move's "deadline" event sets the new turn's (a bot's has none).
         s["round"] = ev["round"]
-        due = turn["due_at"] if turn else None
         s["turn"] = {
             "seat": ev["seat"],
             "open": list(range(1, 10)),
             "dice": None,
             "options": [],
-            "due_at": due,
+            "due_at": None,
             "one_die": False,
         }
     elif kind == "seat_out":

@@ -28,6 +28,19 @@ def autoplay_of(seat: Any) -> dict[str, bool] | None:
     return {"throws": bool(seat["autoplay_throws"]), "single_covers": bool(seat["autoplay_covers"])}
 
 
+def never_threw(result: Any, out: Sequence[str | None], seat: int) -> bool:
+    """Whether ``seat`` of a finished match never threw, as its result shows: still in,
+    no shut box and no points while another seat shut the box. In Classic nobody throws
+    after a shut box (its total of 0 is no score); in Jackpot every seat still in
+    finishes the round, and a finished turn scores above 0 unless it shut the box."""
+    if not result or (seat < len(out) and out[seat] is not None):
+        return False
+    shut: list[int | None] = result["shut"]
+    return shut[seat] is None and result["totals"][seat] == 0 and any(
+        n is not None for n in shut
+    )
+
+
 def public_state(
     row: Any, seats_in: list[Any], viewer_id: int | None, match: Match | None = None
 ) -> dict[str, Any]:

@@ -11,7 +11,10 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
+from jackpot.web.base.client import client_bucket
+from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.base.http import (
     check_same_site,
     current_actor,
@@ -22,13 +25,14 @@ from jackpot.web.base.http import (
     settings_of,
 )
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.limits import counters_of, take
 from jackpot.web.base.quotas import active_cap
 from jackpot.web.base.settings import DEFAULT_EXPIRY_SECONDS
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
 from jackpot.web.matches.store import check_match_id
 from jackpot.web.matches.views import load_record, load_state, public_state
-from jackpot.web.play import actions, seating
+from jackpot.web.play import actions, commitments, seating
 from jackpot.web.play.lobby_live import lobby_stream
 from jackpot.web.play.moves import STRICT, CoverBody, ThrowBody, move
 from jackpot.web.play.outcome import Outcome
@@ -45,6 +49,12 @@ class CreateMatch(BaseModel):
     bots: int = Field(1, description="how many of the seats are bots: 0 to seats-1", strict=True)
     deadline_seconds: int = Field(86400, strict=True)
     client_seed: str | None = None
+    commitment: str | None = Field(
+        None,
+        description="the commitment POST /api/commitments gave, shown to the player before "
+        "they chose client_seed: the match gets that server seed (409 commitment_unknown "
+        "if it was used or has expired); without it the server makes one",
+    )
     # Strict too: 1 and "yes" are not true, "3600" and 3600.0 are not seconds.
     private: bool = Field(False, strict=True)
     expiry_seconds: int = Field(
@@ -103,11 +113,29 @@ async def create_match(body: CreateMatch, request: Request, response: Response) 
             min_deadline=settings.min_deadline_seconds,
             max_active=active_cap(settings, actor.is_guest),
             expiry_seconds=body.expiry_seconds,
+            commitment=body.commitment,
         )
     if token is not None:
         set_session_cookie(response, settings, token, GUEST_DAYS)
         remember_actor(request, actor)
     return await _state(request, out.match_id, actor)
+
+
+@router.post("/commitments", status_code=201)
+async def new_commitment(request: Request) -> dict[str, str | None]:
+    """A server seed for a match not made yet: its commitment, to show the player
+    before they choose a client seed, and until when it waits (24 hours). Name it as
+    ``commitment`` when creating the match; it is good for one match."""
+    check_same_site(request)
+    await take(
+        counters_of(request),
+        "commitments:" + client_bucket(request),
+        settings_of(request).commitment_limit,
+        N_("too many match seeds asked for from your address"),
+    )
+    async with db_of(request).write() as conn:
+        pending = await commitments.issue(conn, utcnow())
+    return {"commitment": pending.commitment, "expires_at": iso(pending.expires_at)}
 
 
 @router.get("/matches")

@@ -38,6 +38,7 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, forbidden
 from jackpot.web.base.identity import Actor
 from jackpot.web.matches.news import UNKNOWN, KnownNews, MoveFacts
+from jackpot.web.matches.playback import playback_ms
 from jackpot.web.play.finish import revealed
 from jackpot.web.play.hooks import HOOKS
 from jackpot.web.play.move_statements import MoveWrites, Row
@@ -261,16 +262,20 @@ class MovePlan:
         return new_rows, late_covers, idx
 
     def _due_at(self) -> datetime | None:
-        """The deadline of the throw now due: it runs from the moment that throw
-        became due (a pending cover belongs to its throw, so a throw does not renew
-        it), and there is none on a bot's throw or once the match is over."""
+        """The deadline of the throw now due: it runs from the moment the person can
+        make it (a pending cover belongs to its throw, so a throw does not renew it),
+        and there is none on a bot's throw or once the match is over."""
         turn = self.match.turn
         if turn is None or self.seat_rows[turn.seat]["is_bot"]:
             return None
         if (self.became_due and turn.dice is None) or self.auto_last:
             # A new throw is due, or autoplay made the moves up to a real choice: the
-            # clock runs only on choices, so it starts now.
-            return self.now + timedelta(seconds=self.row["deadline_seconds"])
+            # clock runs only on choices, so it starts once the person's page has
+            # played out the moves that led here (bots', autoplay's, the others').
+            return self.now + timedelta(
+                seconds=self.row["deadline_seconds"],
+                milliseconds=playback_ms(self.live, turn.seat),
+            )
         due_at: datetime | None = self.row["due_at"]
         return due_at
 

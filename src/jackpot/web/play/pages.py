@@ -24,6 +24,7 @@ from jackpot.web.base.quotas import active_cap
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.templates import render
 from jackpot.web.matches.listing import lobby_matches, my_matches
+from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS
 from jackpot.web.matches.seats import match_seats, seat_links
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import public_state
@@ -81,6 +82,9 @@ async def play(request: Request) -> Response:
             private=True,
             min_deadline=settings_of(request).min_deadline_seconds,
             max_active=active_cap(settings_of(request), actor.is_guest),
+            # Filled in by the page's script once it fetched one; without scripts the
+            # match's seed is made with it, as for programs.
+            commitment=form_text(form, "commitment") or None,
         )
     response = see_other(f"/matches/{out.match_id}")
     if new_token:
@@ -126,6 +130,7 @@ async def new_match(request: Request) -> Response:
                 min_deadline=settings_of(request).min_deadline_seconds,
                 max_active=active_cap(settings_of(request), actor.is_guest),
                 expiry_seconds=chosen.expiry_seconds,
+                commitment=form_text(form, "commitment") or None,
             )
     except ApiError as exc:
         return await render(
@@ -178,6 +183,8 @@ async def match_page(match_id: str, request: Request) -> Response:
             "expires_at": row["expires_at"] if state["status"] == "waiting" else None,
             "seed": secrets.token_hex(8),
             "max_deadline": MAX_DEADLINE_SECONDS,
+            "pace_throw_ms": PACE_THROW_MS,
+            "pace_cover_ms": PACE_COVER_MS,
         },
     )
 

@@ -3,37 +3,46 @@
 Any seat may offer to play again with the same seats, variant and deadline; the
 new match starts once every person has accepted.
 
-The new match is made by the ordinary actions (``create_match`` for seat 0, then
-``join_match`` for the others in seat order), in one transaction with the offer's
-last acceptance, so it gets its own server seed and commitment like any match, and
-each person's client seed is the one they sent with their acceptance (the page
-proposes a fresh random one). Bots come along; the order of play and their
-strengths are drawn again from the new seeds. All work on one offer is serialised
-by the finished match's row lock (a conditional UPDATE on the offer's ``version``
-as well), so two people accepting at once start exactly one match. Each offer,
-acceptance and refusal is told to the rematch listeners the app registered
-(hooks.py) in the same transaction: the other players' notices and live streams.
+The new match's server seed is fixed when the offer is made (the pending seed whose
+commitment the offering page showed, or one made then), and the offer shows its
+commitment to everyone: so every person, the one offering included, sees it before
+sending a client seed (docs/fair-play.md, "The order of the seeds"). An acceptance
+may name the commitment it was shown; if the offer changed meanwhile, it is refused.
+The new match is made by the ordinary actions (``create_match`` for seat 0 with that
+seed, then ``join_match`` for the others in seat order), in one transaction with the
+offer's last acceptance, and each person's client seed is the one they sent with
+their acceptance (the page proposes a fresh random one). Bots come along; the order
+of play and their strengths are drawn again from the new seeds. All work on one
+offer is serialised by the finished match's row lock (a conditional UPDATE on the
+offer's ``version`` as well), so two people accepting at once start exactly one
+match. Each offer, acceptance and refusal is told to the rematch listeners the app
+registered (hooks.py) in the same transaction: the other players' notices and live
+streams.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot import fair
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden
 from jackpot.web.base.http import current_actor, db_of, require_actor
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.models_commitments import rematch_seeds
 from jackpot.web.base.models_notify import rematch_offers
 from jackpot.web.matches import store
 from jackpot.web.matches.news import RematchNews
-from jackpot.web.play import seating
+from jackpot.web.play import commitments, seating
 from jackpot.web.play.hooks import HOOKS
 from jackpot.web.play.outcome import Outcome
 
@@ -43,6 +52,12 @@ router = APIRouter(prefix="/api")
 class RematchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")  # as the other play bodies (api.STRICT)
     client_seed: str | None = Field(None, description="your seed for the new match (1-64 chars)")
+    commitment: str | None = Field(
+        None,
+        description="offering: a commitment from POST /api/commitments, the new match's "
+        "server seed; accepting: the offer's commitment you were shown (409 "
+        "commitment_unknown if the offer now has another)",
+    )
 
 
 def _seats_text(seats: list[int]) -> str:
@@ -57,8 +72,11 @@ def _humans(seat_rows: list[Any]) -> list[Any]:
     return [s for s in seat_rows if not s["is_bot"]]
 
 
-def _view(row: Any, seat_rows: list[Any], offer: Any, viewer_id: int | None) -> dict[str, Any]:
-    """What the page shows: who offered, who has accepted, who is still awaited."""
+def _view(
+    row: Any, seat_rows: list[Any], offer: Any, viewer_id: int | None, commitment: str | None
+) -> dict[str, Any]:
+    """What the page shows: who offered, who has accepted, who is still awaited, and
+    the commitment of the server seed an open offer's match will have."""
     humans = _humans(seat_rows)
     mine = next((s["seat"] for s in humans if viewer_id and s["user_id"] == viewer_id), None)
     possible = (
@@ -82,6 +100,7 @@ def _view(row: Any, seat_rows: list[Any], offer: Any, viewer_id: int | None) -> 
             "waiting_for": [s["seat"] for s in humans if s["seat"] not in accepted],
             "declined_by": offer.declined_by,
             "new_match_id": offer.new_match_id,
+            "commitment": commitment if offer.status == "open" else None,
         }
     return view
 
@@ -92,12 +111,41 @@ async def _offer_row(conn: AsyncConnection, match_id: str) -> Any:
     ).first()
 
 
+async def _offer_seed(conn: AsyncConnection, match_id: str) -> Any:
+    """The server seed (and its commitment) of the rematch on offer, if one is fixed."""
+    return (
+        await conn.execute(select(rematch_seeds).where(rematch_seeds.c.match_id == match_id))
+    ).first()
+
+
+async def _commitment(conn: AsyncConnection, match_id: str) -> str | None:
+    fixed = await _offer_seed(conn, match_id)
+    return None if fixed is None else str(fixed.commitment)
+
+
+async def _fix_seed(
+    conn: AsyncConnection, match_id: str, commitment: str | None, now: datetime
+) -> None:
+    """A fresh offer's server seed: the pending one the offering page showed (used up
+    here), or one made now; it replaces any earlier offer's."""
+    seed = (
+        await commitments.take(conn, commitment, now) if commitment else secrets.token_hex(32)
+    )
+    await conn.execute(delete(rematch_seeds).where(rematch_seeds.c.match_id == match_id))
+    await conn.execute(
+        insert(rematch_seeds).values(
+            match_id=match_id, server_seed=seed, commitment=fair.commitment(seed)
+        )
+    )
+
+
 async def rematch_state(
     conn: AsyncConnection, match_id: str, viewer_id: int | None
 ) -> dict[str, Any]:
     row = await store.match_row(conn, match_id)
     seat_rows = await store.seat_rows(conn, match_id)
-    return _view(row, seat_rows, await _offer_row(conn, match_id), viewer_id)
+    offer = await _offer_row(conn, match_id)
+    return _view(row, seat_rows, offer, viewer_id, await _commitment(conn, match_id))
 
 
 def _my_seat(seat_rows: list[Any], actor: Actor) -> int:
@@ -108,16 +156,23 @@ def _my_seat(seat_rows: list[Any], actor: Actor) -> int:
 
 
 async def want_rematch(
-    conn: AsyncConnection, actor: Actor, match_id: str, client_seed: str | None
+    conn: AsyncConnection,
+    actor: Actor,
+    match_id: str,
+    client_seed: str | None,
+    commitment: str | None = None,
 ) -> tuple[dict[str, Any], list[Outcome]]:
     """Offer a rematch, or accept the one on offer; the last acceptance starts it.
+    ``commitment``: offering, the pending seed's the page showed; accepting, the
+    offer's as the page showed it.
 
     Returns the new view and the new match's outcomes (to publish after commit).
     """
+    now = utcnow()
     row = await store.match_row(conn, match_id, lock=True)
     seat_rows = await store.seat_rows(conn, match_id)
     seat = _my_seat(seat_rows, actor)
-    view = _view(row, seat_rows, None, actor.user_id)
+    view = _view(row, seat_rows, None, actor.user_id, None)
     if not view["possible"]:
         if row["status"] != "finished":
             raise conflict("a rematch can be offered once the match is over", "not_finished")
@@ -125,9 +180,17 @@ async def want_rematch(
     seed = seating.check_client_seed(client_seed)
     offer = await _offer_row(conn, match_id)
     if offer is not None and offer.status == "started":
-        await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, False, utcnow()))
-        return _view(row, seat_rows, offer, actor.user_id), []
+        await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, False, now))
+        return _view(row, seat_rows, offer, actor.user_id, None), []
     fresh = offer is None or offer.status == "declined"
+    if fresh:
+        await _fix_seed(conn, match_id, commitment, now)
+    elif commitment is not None and commitment != await _commitment(conn, match_id):
+        raise conflict(
+            "the rematch on offer now has another server seed than the one shown: "
+            "look at the offer again",
+            "commitment_unknown",
+        )
     if offer is None:
         await conn.execute(
             insert(rematch_offers).values(
@@ -163,17 +226,22 @@ async def want_rematch(
             raise conflict("the offer changed meanwhile; try again", "retry")
     offer = await _offer_row(conn, match_id)
     # The others may have left the page long ago: a fresh offer is news for them.
-    await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, fresh, utcnow()))
+    await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, fresh, now))
     outcomes: list[Outcome] = []
     if not [s for s in _humans(seat_rows) if s["seat"] not in _parse_seats(offer.accepted)]:
-        new_id, outcomes = await _start_rematch(conn, row, seat_rows, json.loads(offer.seeds))
+        fixed = await _offer_seed(conn, match_id)
+        new_id, outcomes = await _start_rematch(
+            conn, row, seat_rows, json.loads(offer.seeds), fixed.server_seed if fixed else None
+        )
+        await conn.execute(delete(rematch_seeds).where(rematch_seeds.c.match_id == match_id))
         await conn.execute(
             update(rematch_offers)
             .where(rematch_offers.c.match_id == match_id)
             .values(status="started", new_match_id=new_id, version=offer.version + 1)
         )
         offer = await _offer_row(conn, match_id)
-    return _view(row, seat_rows, offer, actor.user_id), outcomes
+    view = _view(row, seat_rows, offer, actor.user_id, await _commitment(conn, match_id))
+    return view, outcomes
 
 
 async def _tell(conn: AsyncConnection, news: RematchNews) -> None:
@@ -183,7 +251,11 @@ async def _tell(conn: AsyncConnection, news: RematchNews) -> None:
 
 
 async def _start_rematch(
-    conn: AsyncConnection, row: Any, seat_rows: list[Any], seeds: dict[str, str]
+    conn: AsyncConnection,
+    row: Any,
+    seat_rows: list[Any],
+    seeds: dict[str, str],
+    server_seed: str | None,
 ) -> tuple[str, list[Outcome]]:
     humans = _humans(seat_rows)
     users = {
@@ -215,6 +287,8 @@ async def _start_rematch(
         private=bool(row["private"]),
         min_deadline=1,
         max_active=None,
+        # None only for an offer made before offers fixed their seed: one is made now.
+        server_seed=server_seed,
     )
     outcomes = [first]
     for s in humans[1:]:
@@ -240,7 +314,8 @@ async def decline_rematch(conn: AsyncConnection, actor: Actor, match_id: str) ->
         .values(status="declined", declined_by=seat, version=offer.version + 1)
     )
     await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version + 1, False, utcnow()))
-    return _view(row, seat_rows, await _offer_row(conn, match_id), actor.user_id)
+    await conn.execute(delete(rematch_seeds).where(rematch_seeds.c.match_id == match_id))
+    return _view(row, seat_rows, await _offer_row(conn, match_id), actor.user_id, None)
 
 
 @router.get("/matches/{match_id}/rematch")
@@ -258,7 +333,11 @@ async def post_rematch(
     actor = await require_actor(request)
     async with db_of(request).write() as conn:
         view, _outcomes = await want_rematch(
-            conn, actor, match_id, body.client_seed if body else None
+            conn,
+            actor,
+            match_id,
+            body.client_seed if body else None,
+            body.commitment if body else None,
         )
     return view
 

@@ -33,6 +33,7 @@ from jackpot.web.base.settings import (
 from jackpot.web.matches.disclosure import shown_seed
 from jackpot.web.matches.news import EndedBy, MatchEnd
 from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.play import commitments
 from jackpot.web.play.finish import finish
 from jackpot.web.play.lobby_live import ping_lobby
 from jackpot.web.play.new_match import (
@@ -74,10 +75,16 @@ async def create_match(
     max_active: int | None,
     expiry_seconds: int = DEFAULT_EXPIRY_SECONDS,
     now: datetime | None = None,
+    commitment: str | None = None,
+    server_seed: str | None = None,
 ) -> Outcome:
     """A new match with ``actor`` in seat 0; ``max_active`` caps the matches the
     actor may have waiting or in play (None: no cap, for a rematch, which only
-    follows a finished match)."""
+    follows a finished match).
+
+    Its server seed is the pending one of ``commitment`` when the creator was shown
+    it (used up here: 409 if it is not pending), or ``server_seed`` (a rematch offer's),
+    else one made with the match."""
     now = now or utcnow()
     try:
         var = Variant(variant)
@@ -117,6 +124,8 @@ async def create_match(
     seed = check_client_seed(client_seed)
     if max_active is not None:
         await check_active_matches(conn, actor.user_id, actor.is_guest, max_active)
+    if commitment is not None:
+        server_seed = await commitments.take(conn, commitment, now)
     spec = MatchSpec(
         var,
         [Person(actor, seed)],
@@ -125,6 +134,7 @@ async def create_match(
         bots=bots_count,
         private=private,
         expires_at=now + timedelta(seconds=expiry_seconds),
+        server_seed=server_seed,
     )
     return await new_match(conn, spec, now)
 
@@ -143,8 +153,7 @@ async def join_match(
         raise forbidden("sign up (or log in) to play people", "account_required")
     row = await match_row(conn, match_id, lock=True)
     seed = check_client_seed(client_seed)
-    if row["status"] != "waiting":
-        raise conflict("this match has already started", "match_started")
+    _check_open(row, now)
     seats_in = await seat_rows(conn, match_id)
     if any(s["user_id"] == actor.user_id for s in seats_in):
         raise conflict("you already have a seat in this match", "already_seated")
@@ -170,6 +179,23 @@ async def join_match(
     if not row["private"]:
         ping_lobby(conn)
     return out
+
+
+def _check_open(row: Any, now: datetime) -> None:
+    """409 unless the match still waits for players: it started, expired (even before
+    the sweeper called it off), or was called off by its creator."""
+    expires_at = row["expires_at"]
+    if row["status"] == "waiting" and (expires_at is None or expires_at > now):
+        return
+    if row["status"] == "playing" or row["started_at"] is not None:
+        raise conflict("this match has already started", "match_started")
+    ended = row["finished_at"] or now
+    if expires_at is not None and ended >= expires_at:
+        raise conflict(
+            "nobody took the free seats in time, so this match expired and was called off",
+            "match_expired",
+        )
+    raise conflict("this match was called off before it started", "match_cancelled")
 
 
 async def leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outcome:

@@ -181,12 +181,15 @@ def seat_view(
 ) -> dict[str, Any]:
     skill = summary.skill
     average = skill.average
+    moved = {e["seat"] for e in rec["events"] if e["type"] in ("throw", "out")}
     return {
         "name": name,
         "profile": profile,
         "bot": rec["seats"][seat]["bot"],
         "place": rec["result"]["places"][seat],
         "total": rec["result"]["totals"][seat],
+        # Still in at the end without a throw: its total of 0 is no score.
+        "no_turn": seat not in moved,
         "turns": summary.turns,
         "jackpots": summary.jackpots,
         "decisions": skill.decisions,
