@@ -112,6 +112,25 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
     expect(ana.locator("#verify-summary")).to_contain_text("✓", timeout=30000)
     check(ana, "verify with a record checked")
 
+    # The daily deal: today's deals for a guest and for an account, an entry under
+    # way, one given up (its result, place and share box), and a day's board.
+    guest.goto(url + "/daily")
+    check(guest, "daily deals, a guest")
+    entry = post(ana, url + "/api/daily/jackpot")["match"]
+    ana.goto(f"{url}/matches/{entry}")
+    expect(ana.locator("#round")).to_have_text("Turn 1 of 10")
+    check(ana, "a daily entry in play")
+    given_up = post(ana, url + "/api/daily/classic")["match"]
+    post(ana, f"{url}/api/matches/{given_up}/resign")
+    ana.goto(f"{url}/matches/{given_up}")
+    expect(ana.locator("#daily-place")).to_contain_text("Your place so far")
+    check(ana, "a daily entry given up")
+    ana.goto(url + "/daily")
+    expect(ana.locator("#deal-classic .daily-board")).to_contain_text(f"Ana{tag}")
+    check(ana, "daily deals, entered")
+    ana.goto(url + ana.locator("#deal-jackpot a", has_text="The whole board").get_attribute("href"))
+    check(ana, "a day's board")
+
     # A player's pages.
     for path in (f"/players/Ana{tag}", f"/players/Ana{tag}/history", "/account", "/my"):
         ana.goto(url + path)

@@ -20,6 +20,7 @@ from typing import Any
 from jackpot.engine import Match, MatchEnded, TurnEnded, Variant
 from jackpot.engine.tiles import options as options_for
 from jackpot.fair.record import OutEntry, Record, ThrowEntry, parse_record
+from jackpot.fair.replay import new_match
 from jackpot.fair.verify import resignations_before_cover
 from jackpot.strategy.analysis import analyse
 
@@ -107,7 +108,9 @@ def review(source: Record | Mapping[str, Any] | str) -> Review:
     replay (the verifier says why in detail)."""
     record = source if isinstance(source, Record) else parse_record(source)
     variant = record.variant
-    m = Match.new(variant, len(record.seats))
+    # The match the record was played by: its rules (/2's places, or /3's), or a
+    # daily entry's ten turns, whose throws are numbered turn by turn.
+    m = new_match(record)
     seats = [SeatReview() for _ in record.seats]
     steps: list[Step] = []
     events = record.events

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
+from fair_dailygen import DailyPlan, daily_plans, play_daily
 from fair_matchgen import Plan, fixed_plans, play
+from hypothesis import given, settings
 from replay_reference import review
 
 from jackpot.engine import Match, Variant
@@ -125,3 +129,29 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
     broken = replace(record, events=(replace(first, seat=1), *record.events[1:]))
     with pytest.raises(ValueError, match="does not replay"):
         review_match(broken)
+
+
+@settings(max_examples=25, deadline=None)
+@given(daily_plans(ending="finished"))
+def test_a_daily_entry_is_reviewed_by_its_own_rules(plan: DailyPlan) -> None:
+    """A daily entry's throws are numbered 16t + k: the review replays it from the
+    entry's own start (ten turns), and each turn's score is the record's."""
+    played = play_daily(plan)
+    review = review_match(played.record)
+    ends = [s.turn_score for s in review.steps if s.turn_score is not None]
+    assert played.record.result is not None
+    assert ends == list(played.record.result.turn_scores)
+    assert all(s.n == 16 * (s.round - 1) + k for s, k in _throw_numbers(review.steps))
+
+
+def _throw_numbers(steps: Sequence[Any]) -> list[tuple[Any, int]]:
+    """Each throw step with its place in its turn (0, 1, ...)."""
+    out: list[tuple[Any, int]] = []
+    k, last_round = 0, None
+    for s in steps:
+        if s.kind != "throw":
+            continue
+        k = k + 1 if s.round == last_round else 0
+        last_round = s.round
+        out.append((s, k))
+    return out

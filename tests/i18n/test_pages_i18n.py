@@ -12,6 +12,8 @@ import pytest
 from catalog_check import LANGS, TAG, read_catalog
 from ratings_helpers import people, play, start_match
 
+from jackpot.web.base.clock import utcnow
+from jackpot.web.daily.deals import day_of, make_deals
 from jackpot.web.notify.prefs import unsubscribe_token
 
 HTML = {"accept": "text/html"}
@@ -62,7 +64,16 @@ async def pages(make_client: Any, settings: Any) -> tuple[httpx.AsyncClient, lis
     assert r.status_code == 201, r.text
     user_id = (await ana.get("/api/account")).json()["id"]
     mid = finished["id"]
+    # Daily deals: an entry under way, one given up, and the day's board.
+    await make_deals(ana._transport.app.state.db, utcnow())  # type: ignore[attr-defined]
+    daily = (await ana.post("/api/daily/jackpot")).json()["match"]
+    given_up = (await ana.post("/api/daily/classic")).json()["match"]
+    assert (await ana.post(f"/api/matches/{given_up}/resign")).status_code == 200
     return ana, [
+        "/daily",
+        f"/daily/{day_of(utcnow())}/jackpot",
+        f"/matches/{daily}",
+        f"/matches/{given_up}",
         "/",
         "/lobby",
         "/my",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from jackpot.web.base.client import resolve_client
-from jackpot.web.base.settings import SettingsError, load_settings
+from jackpot.web.base.env_values import SettingsError
+from jackpot.web.base.settings import load_settings
 
 
 def _scope(peer: str, *headers: tuple[str, str], scheme: str = "http") -> dict[str, object]:

@@ -8,7 +8,7 @@ addresses only shrinks each address's allowance for that account.
 
 from __future__ import annotations
 
-from jackpot.web.base.settings import Rate
+from jackpot.web.base.env_values import Rate
 
 PASSWORD = "correct horse battery"
 WRONG = {"email": "ana@example.org", "password": "wrong guess"}

@@ -14,7 +14,7 @@ sign-up allowance.
 from __future__ import annotations
 
 from jackpot.web.base.client import address_bucket
-from jackpot.web.base.settings import Rate
+from jackpot.web.base.env_values import Rate
 
 STRONG = "correct horse battery"
 

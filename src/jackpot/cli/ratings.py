@@ -19,8 +19,9 @@ def rebuild(args: argparse.Namespace) -> int:
     from sqlalchemy import func, select
 
     from jackpot.web.base.db import Database
+    from jackpot.web.base.env_values import SettingsError
     from jackpot.web.base.models_ratings import player_ratings
-    from jackpot.web.base.settings import SettingsError, load_settings
+    from jackpot.web.base.settings import load_settings
     from jackpot.web.players.ratings import rebuild as do_rebuild
 
     try:

@@ -14,7 +14,8 @@ from typing import Any
 def _settings() -> Any:
     """The settings, checked against the machine (web/base/startup_checks.py); None,
     after one line on stderr saying what is wrong and what to do, when unusable."""
-    from jackpot.web.base.settings import SettingsError, load_settings
+    from jackpot.web.base.env_values import SettingsError
+    from jackpot.web.base.settings import load_settings
     from jackpot.web.base.startup_checks import check_all
 
     try:

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from jackpot.engine import Event, IllegalMove, Match, TurnEnded
+from jackpot.engine import Event, IllegalMove, TurnEnded
 from jackpot.fair.record import OutEntry, Record, RecordEvent, ThrowEntry, parse_record
+from jackpot.fair.replay import new_match
 from jackpot.fair.verify import resignations_before_cover
 from jackpot.strategy.match_odds import PositionOdds, match_odds
 from jackpot.strategy.skill import Decision, Skill, skill
@@ -105,7 +106,8 @@ class _Walk:
 
     def __init__(self, record: Record) -> None:
         self.record = record
-        self.match = Match.new(record.variant, len(record.seats))
+        # By the record's own rules: /2's places, or a daily entry's ten turns.
+        self.match = new_match(record)
         self.seats = [SeatFigures() for _ in record.seats]
         self.steps: list[ReviewStep] = []
         self.applied_early: set[int] = set()

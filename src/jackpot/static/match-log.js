@@ -7,7 +7,8 @@ import { W } from "./match-words.js";
 const FULL = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 export class History {
-  // names: {seatName(i), isYou(i), solo()}: read when a line is written.
+  // names: {seatName(i), isYou(i), solo()}, and for a daily entry throwNo(n) and
+  // logOut(reason), its own words: read when a line is written.
   constructor(listEl, names) {
     this.el = listEl;
     this.names = names;
@@ -31,7 +32,7 @@ export class History {
     if (n !== undefined) {
       const num = document.createElement("span");
       num.className = "n";
-      num.textContent = W.throwNo(n);
+      num.textContent = (this.names.throwNo || W.throwNo)(n);
       li.append(num, " ");
     }
     li.append(text);
@@ -99,9 +100,11 @@ export class History {
         if (ev.shut) this.line(W.logJackpot(who, isYou(ev.seat), ev.throws), "jackpot");
         else this.line(W.logScore(who, isYou(ev.seat), ev.score, ev.total), "score");
         return ev.shut ? W.logJackpot(who, isYou(ev.seat), ev.throws) : W.logScore(who, isYou(ev.seat), ev.score, ev.total);
-      case "seat_out":
-        this.line(W.logOut(who, isYou(ev.seat), ev.reason), "out");
-        return W.logOut(who, isYou(ev.seat), ev.reason);
+      case "seat_out": {
+        const out = this.names.logOut ? this.names.logOut(ev.reason) : W.logOut(who, isYou(ev.seat), ev.reason);
+        this.line(out, "out");
+        return out;
+      }
       case "joined":
         this.line(W.logJoined(ev.name), "event");
         return W.logJoined(ev.name);

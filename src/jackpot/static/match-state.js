@@ -38,10 +38,14 @@ export function applyEvent(state, ev) {
       turn.options = [];
       turn.one_die = oneDie(s.variant, ev.open);
       break;
-    case "turn_ended": seats[ev.seat].total = ev.total; break;
+    case "turn_ended":
+      seats[ev.seat].total = ev.total;
+      if (s.daily && ev.shut) s.daily.jackpots += 1;
+      break;
     case "turn_started":
       // No clock until the move's "deadline" event sets the new turn's (a bot's has none).
       s.round = ev.round;
+      if (s.daily) s.daily.turn = ev.round;
       s.turn = { seat: ev.seat, open: FULL(), dice: null, options: [], due_at: null, one_die: false };
       break;
     case "seat_out": seats[ev.seat].out = ev.reason; break;

@@ -5,6 +5,7 @@
 // maySit: the reader could take a free seat).
 import { clock, isUrgent, secondsLeft } from "./countdowns.js";
 import { W } from "./match-words.js";
+import { D } from "./match-words-daily.js";
 import { announce } from "./announce.js";
 
 const total = (d) => d.reduce((a, b) => a + b, 0);
@@ -60,7 +61,8 @@ export function renderDeadline(state, who, el) {
   const left = clock(due);
   const urgent = isUrgent(due, state.deadline_seconds);
   el.classList.toggle("urgent", urgent);
-  show(left ? W.deadline(you, who.seatName(t.seat), left) : W.timeUp(you, who.seatName(t.seat)));
+  if (state.daily) show(left ? D.closesIn(left) : D.closed); // its one clock: the day's end
+  else show(left ? W.deadline(you, who.seatName(t.seat), left) : W.timeUp(you, who.seatName(t.seat)));
   if (urgent && you && warnedFor !== t.due_at) {
     warnedFor = t.due_at;
     announce(W.nearlyUp(secondsLeft(due), left));

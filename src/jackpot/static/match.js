@@ -21,6 +21,8 @@ import { openingSummary, pickSaid, renderDeadline, statusText } from "./match-st
 import { EventQueue } from "./match-queue.js";
 import { setUpSpeed } from "./match-playback.js";
 import { drawBoard, mayOpenWithPlayback, openingPlayback, startOf } from "./match-opening.js";
+import { headLine, renderDailyResult, renderScore, renderStanding, setUpShare } from "./match-daily.js";
+import { D } from "./match-words-daily.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -46,7 +48,11 @@ const touchFirst = window.matchMedia("(pointer: coarse)").matches;
 const myTurnIn = (s) => s.status === "playing" && s.turn !== null && s.turn.seat === mySeat();
 const myTurn = () => myTurnIn(state);
 const iAmOut = () => mySeat() >= 0 && Boolean(state.seats[mySeat()].out);
-const history = new History($("log"), { seatName, isYou, solo });
+// A daily entry's throws are numbered turn by turn, and it ends by giving up or
+// with the day, not by a seat going out.
+const history = new History($("log"), state.daily
+  ? { seatName, isYou, solo, throwNo: D.throwNo, logOut: D.logOut }
+  : { seatName, isYou, solo });
 // What the status and board modules ask of the page; they read the state they are given.
 const maySit = root.dataset.maySit === "1"; // signed up: a free seat is the reader's to take
 const who = { seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst, maySit };
@@ -79,7 +85,8 @@ function render() {
   const finished = state.status === "finished";
   // When the lobby gives up, and the invitation: only while waiting.
   for (const id of ["expiry", "invite"]) if ($(id)) $(id).hidden = !waiting;
-  $("round").textContent = waiting ? W.waitingHead
+  $("round").textContent = state.daily ? headLine(state)
+    : waiting ? W.waitingHead
     : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
     : W.roundHead(state.round);
   renderSeats(state, $("seats"));
@@ -92,10 +99,23 @@ function render() {
     ? W.deadNotice(seatName(dead.seat), isYou(dead.seat), dead.dice, solo()) : "");
   if (finished) $("message").textContent = "";
   showDeadline();
-  renderResult(state, $("result"), seatName, mySeat(), historyRead ? history.threw : null);
   $("finished-links").hidden = !(finished && state.result);
   $("after").hidden = !(finished && state.result); // what next: a new match, rematch, replay
   if (finished && state.server_seed) $("server-seed").textContent = state.server_seed;
+  if (state.daily) {
+    // A daily entry: its score so far, its result and place; the replay (which shows
+    // the dice with their odds) once the day has ended and the seed is public.
+    renderScore(state, $("daily-score"));
+    renderDailyResult(state, $("result"));
+    // The place and the share text are the player's own; a visitor (once the day is
+    // over anyone may look) sees the result only.
+    if (mySeat() < 0) $("after").hidden = true;
+    else renderStanding(state, $("daily-after"));
+    $("replay-link").hidden = !state.server_seed;
+    document.title = D.title(myTurn(), state.variant);
+    return;
+  }
+  renderResult(state, $("result"), seatName, mySeat(), historyRead ? history.threw : null);
   document.title = W.title(myTurn(), state.variant);
 }
 
@@ -132,9 +152,10 @@ function renderControls() {
   renderAutoplay(state, mySeat(), iAmOut());
   const waiting = state.status === "waiting";
   const creator = mySeat() === 0;
-  $("resign").textContent = waiting ? (creator ? W.callOff : W.leave) : W.resign;
-  $("resign-question").textContent = waiting ? (creator ? W.callOffQ : W.leaveQ) : W.resignQ;
-  $("resign-yes").textContent = waiting ? (creator ? W.callOffYes : W.leaveYes) : W.resignYes;
+  const R = state.daily ? D : W; // a daily entry is given up, not resigned
+  $("resign").textContent = waiting ? (creator ? W.callOff : W.leave) : R.resign;
+  $("resign-question").textContent = waiting ? (creator ? W.callOffQ : W.leaveQ) : R.resignQ;
+  $("resign-yes").textContent = waiting ? (creator ? W.callOffYes : W.leaveYes) : R.resignYes;
   $("resign-no").textContent = waiting ? W.keepWaiting : W.keepPlaying;
 }
 
@@ -298,6 +319,7 @@ $("resign-yes").addEventListener("click", () => { $("resign-confirm").hidden = t
 setUpSoundSwitch($("sound"));
 setUpSpeed($("speed"));
 setUpInvite();
+setUpShare();
 setUpAutoplayNote($("autoplay-note"), $("autoplay-note-close"), [$("autoplay-throws"), $("autoplay-covers")]);
 for (const id of ["autoplay-throws", "autoplay-covers"]) {
   $(id).addEventListener("change", () => post("autoplay", {

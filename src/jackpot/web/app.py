@@ -38,6 +38,8 @@ from jackpot.web.base.steps import run_steps
 from jackpot.web.base.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.templates import make_templates
 from jackpot.web.base.text_guard import TextGuard
+from jackpot.web.daily import api as daily_api
+from jackpot.web.daily import pages as daily_pages
 from jackpot.web.notify import routes as notify_routes
 from jackpot.web.notify import stream as user_stream
 from jackpot.web.notify.push import routes as push_routes
@@ -72,6 +74,8 @@ ROUTERS = (
     accounts_theme.router,
     push_routes.router,
     user_stream.router,
+    daily_api.router,
+    daily_pages.router,
 )
 
 

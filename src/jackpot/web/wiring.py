@@ -11,6 +11,8 @@ from __future__ import annotations
 from jackpot.web.base.db import Database
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.daily.close import daily_steps
+from jackpot.web.daily.entries import entry_ended
 from jackpot.web.notify.listeners import end_news, plan_news, rematch_news
 from jackpot.web.notify.mailer import mail_steps
 from jackpot.web.notify.push.sender import push_steps
@@ -22,19 +24,23 @@ from jackpot.web.players.ratings import rate_ended
 
 def listen() -> None:
     """Register every listener of play/: at a match's end the ratings first (the end
-    notices do not depend on them), the news a move leaves, rematch offers."""
+    notices do not depend on them), then the end notices and a daily entry's place on
+    its board; the news a move leaves, rematch offers."""
     add(HOOKS.match_end, rate_ended)
     add(HOOKS.match_end, end_news)
+    add(HOOKS.match_end, entry_ended)
     add(HOOKS.rematch, rematch_news)
     HOOKS.news = plan_news
 
 
 def background_steps(db: Database, settings: Settings) -> list[Step]:
     """Every feature's background steps: deadlines and the lobby first, then the
-    pending seeds nobody used, mail and push."""
+    pending seeds nobody used, mail and push, then the daily deals ahead and each
+    day's close."""
     return [
         *sweeper_steps(db, settings),
         *commitment_steps(db, settings),
         *mail_steps(db, settings),
         *push_steps(db, settings),
+        *daily_steps(db, settings),
     ]

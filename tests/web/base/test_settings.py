@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from jackpot.web.app import create_app
-from jackpot.web.base.settings import Rate, SettingsError, load_settings
+from jackpot.web.base.env_values import Rate, SettingsError
+from jackpot.web.base.settings import load_settings
 
 
 def test_defaults_and_a_generated_secret_kept_in_var(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from daily_helpers import deals_made, enter, play, player
 from web_helpers import bot_match, move, play_out, seated, sign_up
 
 from jackpot.web.matches.live import apply_event
@@ -132,3 +133,25 @@ async def test_a_client_with_every_event_is_told_to_stop(client: httpx.AsyncClie
     assert r.status_code == 204
     r = await client.get(f"/api/matches/{state['id']}/events?last_event_id=junk")
     assert r.status_code == 200 and parse_sse(r.text)[0]["seq"] == 1
+
+
+async def test_a_daily_entry_s_turn_and_jackpots_follow_the_events(make_client) -> None:  # type: ignore[no-untyped-def]
+    """A daily entry's state says its turn and jackpots so far: the live events keep
+    them, in Python and in the page's script, as a fresh load has them."""
+    ana = await player(make_client)
+    await deals_made(ana)
+    mid = await enter(ana, "classic")
+    first = (await ana.get(f"/api/matches/{mid}")).json()
+    assert first["daily"]["turn"] == 1
+    await play(ana, mid, turns=4)
+    middle = (await ana.get(f"/api/matches/{mid}")).json()
+    assert middle["daily"]["turn"] == 5
+    final = await play(ana, mid)
+    events = await events_after(ana, mid, first["seq"])
+    assert events[-1]["type"] == "match_ended"
+    applied = first
+    for ev in events:
+        applied = apply_event(applied, ev)
+    assert applied == final == (await ana.get(f"/api/matches/{mid}")).json()
+    assert applied["daily"]["jackpots"] == final["result"]["jackpots"]
+    assert apply_in_node(first, events) == applied

@@ -28,7 +28,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from jackpot.web.base.settings import IPNetwork
+from jackpot.web.base.env_values import IPNetwork
 
 _ADDRESS = "jackpot.client_address"
 _HTTPS = "jackpot.client_https"

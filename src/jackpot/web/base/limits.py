@@ -24,8 +24,8 @@ from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection
 
 from jackpot.i18n import gettext, ngettext
+from jackpot.web.base.env_values import Rate
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.settings import Rate
 
 
 def wait_words(seconds: int) -> str:

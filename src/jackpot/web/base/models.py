@@ -141,7 +141,9 @@ matches = Table(
     Column("variant", String(10), nullable=False),
     Column("status", String(10), nullable=False),  # waiting | playing | finished
     Column("seat_count", Integer, nullable=False),
-    Column("deadline_seconds", Integer, nullable=False),
+    #: Seconds a person has for each throw; null for a match with no clock per throw
+    #: (a daily entry, whose one time limit is its day's close, held in ``due_at``).
+    Column("deadline_seconds", Integer, nullable=True),
     Column("private", Boolean, nullable=False, default=False),
     Column("creator_id", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),

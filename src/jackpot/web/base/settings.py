@@ -7,13 +7,24 @@ value is parsed by a typed helper that raises :class:`SettingsError`.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from jackpot.web.base.env_values import (
+    IPNetwork,
+    Rate,
+    SettingsError,
+    flag,
+    host_list,
+    networks,
+    number,
+    rate,
+    whole,
+)
 
 #: The longest deadline a match may have: one week (the rules: 60 s to 7 days a throw).
 MAX_DEADLINE_SECONDS = 7 * 24 * 3600
@@ -23,83 +34,11 @@ MIN_EXPIRY_SECONDS = 3600
 MAX_EXPIRY_SECONDS = 30 * 24 * 3600
 DEFAULT_EXPIRY_SECONDS = 7 * 24 * 3600
 
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 #: Names that always reach this machine itself.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: Where links point when nothing better is known (a `jackpot sweep` without
 #: JACKPOT_BASE_URL beside a `jackpot serve` on the default port).
 FALLBACK_BASE_URL = "http://localhost:8000"
-
-
-class SettingsError(ValueError):
-    """A configuration value that cannot be used; the message names the variable."""
-
-
-@dataclass(frozen=True)
-class Rate:
-    """At most ``count`` in ``window`` seconds (written ``10/1h``, ``5/15m``, ``3/90s``)."""
-
-    count: int
-    window: int
-
-
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def _rate(env: Mapping[str, str], name: str, default: Rate) -> Rate:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    count, _, window = raw.strip().lower().partition("/")
-    unit = _UNITS.get(window[-1:], 0)
-    number, unit = (window[:-1], unit) if unit else (window, 1)
-    try:
-        rate = Rate(int(count), int(number) * unit)
-    except ValueError:
-        raise SettingsError(
-            f"{name} is a count per time, like 10/1h, 5/15m or 3/90s; not {raw!r}"
-        ) from None
-    if rate.count < 1 or not 1 <= rate.window <= 30 * 86400:
-        raise SettingsError(f"{name}: at least 1 per window of 1 s to 30 days, not {raw!r}")
-    return rate
-
-
-def _int(env: Mapping[str, str], name: str, default: int, lo: int, hi: int) -> int:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
-    if not lo <= value <= hi:
-        raise SettingsError(f"{name} must be between {lo} and {hi}, not {value}")
-    return value
-
-
-def _float(env: Mapping[str, str], name: str, default: float, lo: float, hi: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw.strip())
-    except ValueError:
-        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
-    if not lo <= value <= hi:
-        raise SettingsError(f"{name} must be between {lo} and {hi}, not {value}")
-    return value
-
-
-def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    low = raw.strip().lower()
-    if low in {"1", "true", "yes", "on"}:
-        return True
-    if low in {"0", "false", "no", "off"}:
-        return False
-    raise SettingsError(f"{name} must be true or false, not {raw!r}")
 
 
 def _database_url(raw: str | None, var_dir: Path) -> str:
@@ -269,6 +208,8 @@ class Settings:
     push_allow_local: bool = False
     #: Live streams one account may hold open per server process (its tabs).
     user_streams_per_account: int = 20
+    #: Entries one answer of a daily deal's board lists at most (a page of it).
+    daily_board_page: int = 100
 
     @property
     def is_sqlite(self) -> bool:
@@ -307,38 +248,11 @@ def _split_listen(listen: str) -> tuple[str, str]:
     return host.strip("[]"), port
 
 
-def _host_list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    raw = env.get(name) or ""
-    hosts = tuple(h.strip().lower() for h in raw.split(",") if h.strip())
-    for h in hosts:
-        if h != "*" and ("/" in h or " " in h or h.startswith("http")):
-            raise SettingsError(
-                f"{name} is a comma-separated list of host names (no scheme, path or port), "
-                f"not {h!r}"
-            )
-    return tuple(h.split(":")[0] if h.count(":") == 1 else h.strip("[]") for h in hosts)
-
-
-def _networks(env: Mapping[str, str], name: str) -> tuple[IPNetwork, ...]:
-    raw = env.get(name) or ""
-    try:
-        return tuple(
-            ipaddress.ip_network(item.strip(), strict=False)
-            for item in raw.split(",")
-            if item.strip()
-        )
-    except ValueError as exc:
-        raise SettingsError(
-            f"{name} is a comma-separated list of IP addresses or networks "
-            f"(10.0.0.1, 10.0.0.0/8): {exc}"
-        ) from None
-
-
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read every setting from ``env`` (default: the process environment)."""
     env = os.environ if env is None else env
     var_dir = Path(env.get("JACKPOT_VAR_DIR") or "var")
-    min_deadline = _int(env, "JACKPOT_MIN_DEADLINE_SECONDS", 60, 1, MAX_DEADLINE_SECONDS)
+    min_deadline = whole(env, "JACKPOT_MIN_DEADLINE_SECONDS", 60, 1, MAX_DEADLINE_SECONDS)
     smtp_host = env.get("JACKPOT_SMTP_HOST") or None
     base_url = env.get("JACKPOT_BASE_URL") or None
     if base_url and not base_url.startswith(("http://", "https://")):
@@ -352,49 +266,50 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         min_deadline_seconds=min_deadline,
         outbox_dir=Path(env.get("JACKPOT_OUTBOX_DIR") or var_dir / "outbox"),
         smtp_host=smtp_host,
-        smtp_port=_int(env, "JACKPOT_SMTP_PORT", 25, 1, 65535),
+        smtp_port=whole(env, "JACKPOT_SMTP_PORT", 25, 1, 65535),
         smtp_user=env.get("JACKPOT_SMTP_USER") or None,
         smtp_password=env.get("JACKPOT_SMTP_PASSWORD") or None,
-        smtp_starttls=_bool(env, "JACKPOT_SMTP_STARTTLS", False),
+        smtp_starttls=flag(env, "JACKPOT_SMTP_STARTTLS", False),
         mail_from=env.get("JACKPOT_MAIL_FROM") or "Jackpot <noreply@localhost>",
         base_url=base_url.rstrip("/") if base_url else None,
-        sweep_interval=_float(env, "JACKPOT_SWEEP_INTERVAL", 0.5, 0.05, 60.0),
-        sweeper_in_process=_bool(env, "JACKPOT_SWEEPER", True),
-        guest_days=_int(env, "JACKPOT_GUEST_DAYS", 7, 1, 365),
-        secure_cookies=_bool(env, "JACKPOT_SECURE_COOKIES", False),
+        sweep_interval=number(env, "JACKPOT_SWEEP_INTERVAL", 0.5, 0.05, 60.0),
+        sweeper_in_process=flag(env, "JACKPOT_SWEEPER", True),
+        guest_days=whole(env, "JACKPOT_GUEST_DAYS", 7, 1, 365),
+        secure_cookies=flag(env, "JACKPOT_SECURE_COOKIES", False),
         redis_url=env.get("JACKPOT_REDIS_URL") or None,
-        sse_keepalive=_float(env, "JACKPOT_SSE_KEEPALIVE_SECONDS", 15.0, 0.1, 300.0),
+        sse_keepalive=number(env, "JACKPOT_SSE_KEEPALIVE_SECONDS", 15.0, 0.1, 300.0),
         listen=env.get("JACKPOT_LISTEN") or None,
-        workers=_int(env, "JACKPOT_WORKERS", 1, 1, 1024),
-        credential_cache_seconds=_float(env, "JACKPOT_CREDENTIAL_CACHE_SECONDS", 30.0, 1.0, 3600.0),
-        allowed_hosts=_host_list(env, "JACKPOT_ALLOWED_HOSTS"),
-        trusted_proxies=_networks(env, "JACKPOT_TRUSTED_PROXIES"),
-        signup_limit=_rate(env, "JACKPOT_SIGNUP_LIMIT", Rate(10, 3600)),
-        signup_try_limit=_rate(env, "JACKPOT_SIGNUP_TRY_LIMIT", Rate(50, 3600)),
-        login_limit=_rate(env, "JACKPOT_LOGIN_LIMIT", Rate(30, 900)),
-        password_limit=_rate(env, "JACKPOT_PASSWORD_CHANGE_LIMIT", Rate(10, 3600)),
-        failure_limit=_rate(env, "JACKPOT_FAILURE_LIMIT", Rate(5, 900)),
-        address_failure_limit=_rate(env, "JACKPOT_ADDRESS_FAILURE_LIMIT", Rate(20, 900)),
-        account_failure_ceiling=_rate(env, "JACKPOT_ACCOUNT_FAILURE_CEILING", Rate(50, 3600)),
-        reset_limit=_rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
-        reset_mail_limit=_rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
-        commitment_limit=_rate(env, "JACKPOT_COMMITMENT_LIMIT", Rate(300, 3600)),
-        hash_threads=_int(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
-        hash_queue=_int(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
-        streams_per_address=_int(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
-        header_seconds=_float(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
-        body_seconds=_float(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),
-        max_header_bytes=_int(env, "JACKPOT_MAX_HEADER_BYTES", 16384, 1024, 1_048_576),
-        connections_per_address=_int(env, "JACKPOT_CONNECTIONS_PER_ADDRESS", 256, 1, 10**6),
-        max_streams=_int(env, "JACKPOT_MAX_STREAMS", 0, 0, 10_000_000),
-        fd_reserve=_int(env, "JACKPOT_FD_RESERVE", 128, 16, 1_000_000),
-        guest_active_matches=_int(env, "JACKPOT_GUEST_ACTIVE_MATCHES", 5, 1, 10_000),
-        account_active_matches=_int(env, "JACKPOT_ACCOUNT_ACTIVE_MATCHES", 50, 1, 100_000),
-        guests_per_address_hour=_int(env, "JACKPOT_GUESTS_PER_ADDRESS_HOUR", 20, 1, 1_000_000),
-        unused_guest_hours=_int(env, "JACKPOT_UNUSED_GUEST_HOURS", 24, 1, 24 * 365),
+        workers=whole(env, "JACKPOT_WORKERS", 1, 1, 1024),
+        credential_cache_seconds=number(env, "JACKPOT_CREDENTIAL_CACHE_SECONDS", 30.0, 1.0, 3600.0),
+        allowed_hosts=host_list(env, "JACKPOT_ALLOWED_HOSTS"),
+        trusted_proxies=networks(env, "JACKPOT_TRUSTED_PROXIES"),
+        signup_limit=rate(env, "JACKPOT_SIGNUP_LIMIT", Rate(10, 3600)),
+        signup_try_limit=rate(env, "JACKPOT_SIGNUP_TRY_LIMIT", Rate(50, 3600)),
+        login_limit=rate(env, "JACKPOT_LOGIN_LIMIT", Rate(30, 900)),
+        password_limit=rate(env, "JACKPOT_PASSWORD_CHANGE_LIMIT", Rate(10, 3600)),
+        failure_limit=rate(env, "JACKPOT_FAILURE_LIMIT", Rate(5, 900)),
+        address_failure_limit=rate(env, "JACKPOT_ADDRESS_FAILURE_LIMIT", Rate(20, 900)),
+        account_failure_ceiling=rate(env, "JACKPOT_ACCOUNT_FAILURE_CEILING", Rate(50, 3600)),
+        reset_limit=rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
+        reset_mail_limit=rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
+        commitment_limit=rate(env, "JACKPOT_COMMITMENT_LIMIT", Rate(300, 3600)),
+        hash_threads=whole(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
+        hash_queue=whole(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
+        streams_per_address=whole(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
+        header_seconds=number(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
+        body_seconds=number(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),
+        max_header_bytes=whole(env, "JACKPOT_MAX_HEADER_BYTES", 16384, 1024, 1_048_576),
+        connections_per_address=whole(env, "JACKPOT_CONNECTIONS_PER_ADDRESS", 256, 1, 10**6),
+        max_streams=whole(env, "JACKPOT_MAX_STREAMS", 0, 0, 10_000_000),
+        fd_reserve=whole(env, "JACKPOT_FD_RESERVE", 128, 16, 1_000_000),
+        guest_active_matches=whole(env, "JACKPOT_GUEST_ACTIVE_MATCHES", 5, 1, 10_000),
+        account_active_matches=whole(env, "JACKPOT_ACCOUNT_ACTIVE_MATCHES", 50, 1, 100_000),
+        guests_per_address_hour=whole(env, "JACKPOT_GUESTS_PER_ADDRESS_HOUR", 20, 1, 1_000_000),
+        unused_guest_hours=whole(env, "JACKPOT_UNUSED_GUEST_HOURS", 24, 1, 24 * 365),
         vapid_private_key=env.get("JACKPOT_VAPID_PRIVATE_KEY") or None,
         vapid_subject=_vapid_subject(env.get("JACKPOT_VAPID_SUBJECT") or None),
-        push_max_subscriptions=_int(env, "JACKPOT_PUSH_MAX_SUBSCRIPTIONS", 10, 1, 100),
-        push_allow_local=_bool(env, "JACKPOT_PUSH_ALLOW_LOCAL", False),
-        user_streams_per_account=_int(env, "JACKPOT_USER_STREAMS_PER_ACCOUNT", 20, 1, 1000),
+        push_max_subscriptions=whole(env, "JACKPOT_PUSH_MAX_SUBSCRIPTIONS", 10, 1, 100),
+        push_allow_local=flag(env, "JACKPOT_PUSH_ALLOW_LOCAL", False),
+        user_streams_per_account=whole(env, "JACKPOT_USER_STREAMS_PER_ACCOUNT", 20, 1, 1000),
+        daily_board_page=whole(env, "JACKPOT_DAILY_BOARD_PAGE", 100, 1, 10_000),
     )

@@ -19,7 +19,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from jackpot.web.base.db import Database
-from jackpot.web.base.settings import Settings, SettingsError
+from jackpot.web.base.env_values import SettingsError
+from jackpot.web.base.settings import Settings
 from jackpot.web.base.stream_caps import open_file_limit
 
 #: How long reaching the database may take before start-up gives up.

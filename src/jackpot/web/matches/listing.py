@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.matches.seats import seats_of
-from jackpot.web.matches.views import never_threw
+from jackpot.web.matches.views import daily_day, never_threw
 
 
 async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[str, Any]]:
@@ -85,6 +85,7 @@ async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> l
                 t.matches.c.finished_at,
                 t.matches.c.expires_at,
                 t.matches.c.state,
+                t.matches.c.client_seed,
                 t.seats.c.seat,
                 your_turn.label("your_turn"),
             )
@@ -106,6 +107,22 @@ async def my_matches(conn: AsyncConnection, user_id: int, limit: int = 200) -> l
     ).all()
     seats = await seats_of(conn, [r.id for r in rows], user_id)
     return [_my_row(r, seats[r.id]) for r in rows]
+
+
+def _daily(r: Any) -> dict[str, Any] | None:
+    """A daily entry's day and turn (matches/views.py's ``daily_of`` from the row's
+    snapshot, without decoding it); None for any other match. Its result, once it
+    has one, says jackpots and total instead of a place."""
+    state = r.state or {}
+    if state.get("daily_turns") is None:
+        return None
+    return {
+        "date": daily_day(r.client_seed),
+        "turn": state.get("round"),
+        "turns": state["daily_turns"],
+        "jackpots": (r.result or {}).get("jackpots"),
+        "total": (r.result or {}).get("total"),
+    }
 
 
 def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
@@ -136,6 +153,7 @@ def _my_row(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
         and r.finished_at is not None
         and r.finished_at >= r.expires_at,
         "expires_at": iso(r.expires_at) if r.status == "waiting" else None,
+        "daily": _daily(r),
         **_how_it_ended(r, seats),
     }
 

@@ -58,9 +58,13 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
         turn["one_die"] = _one_die(s["variant"], ev["open"])
     elif kind == "turn_ended":
         seats[ev["seat"]]["total"] = ev["total"]
+        if s.get("daily") and ev["shut"]:
+            s["daily"]["jackpots"] += 1
     elif kind == "turn_started":
         # No clock until the move's "deadline" event sets the new turn's (a bot's has none).
         s["round"] = ev["round"]
+        if s.get("daily"):
+            s["daily"]["turn"] = ev["round"]
         s["turn"] = {
             "seat": ev["seat"],
             "open": list(range(1, 10)),

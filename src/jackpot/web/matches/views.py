@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Match, Variant, may_throw_one_die
+from jackpot.fair.daily import DailyDeal
 from jackpot.fair.record import record_format
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
@@ -39,6 +40,25 @@ def never_threw(result: Any, out: Sequence[str | None], seat: int) -> bool:
     return shut[seat] is None and result["totals"][seat] == 0 and any(
         n is not None for n in shut
     )
+
+
+def daily_day(client_seed: str | None) -> str:
+    """A daily entry's day, read from its client seed (``daily-<day>-<variant>``:
+    fair.daily_client_seed), which the entry was made with."""
+    return str(client_seed).removeprefix("daily-")[:10]
+
+
+def daily_of(row: Any, m: Match | None) -> dict[str, Any] | None:
+    """Where a daily entry stands: its day, the turn played (``m.round``: turn t + 1
+    is round t + 1), of how many, and its jackpots so far; None for any other match."""
+    if m is None or m.daily_turns is None:
+        return None
+    return {
+        "date": daily_day(row["client_seed"]),
+        "turn": m.round,
+        "turns": m.daily_turns,
+        "jackpots": sum(1 for score in m.turn_scores if score == 0),
+    }
 
 
 def public_state(
@@ -87,6 +107,7 @@ def public_state(
         "turn": turn,
         "result": row["result"],
         "seq": row["version"],
+        "daily": daily_of(row, m),
     }
 
 
@@ -151,11 +172,17 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     drawn = all(j is not None for j in joined)
     # The rules the match is played by (a match begun before /3 keeps those of /2);
     # one not started has no state yet, and its record stays /1.
-    rules = Match.from_dict(row["state"]).rules if row["state"] is not None else 0
+    m = Match.from_dict(row["state"]) if row["state"] is not None else None
+    rules = m.rules if m is not None else 0
     head: dict[str, Any] = {
         "format": record_format(rules, drawn=drawn),
         "id": row["id"],
         "variant": row["variant"],
+    }
+    if m is not None and m.daily_turns is not None:
+        # A daily entry (jackpot-record/3): its deal, and no deadline per throw (null).
+        head["daily"] = DailyDeal(daily_day(row["client_seed"]), m.daily_turns).to_dict()
+    head |= {
         "deadline_seconds": row["deadline_seconds"],
         "created": iso(row["created_at"]),
         "seats": seats,

@@ -95,7 +95,11 @@ def _notice(
 
 def _out_notices(facts: MoveFacts) -> list[dict[str, Any]]:
     """One "out" for each person the clock put out in this move (one per seat and
-    match: the key): a player put out by the clock is by then usually away."""
+    match: the key): a player put out by the clock is by then usually away. Not in a
+    match with no clock per throw (a daily entry, ended with its day): nobody's
+    time for a move ran out, and the day's board says how it ended."""
+    if facts.row["deadline_seconds"] is None:
+        return []
     people = _people(facts.seat_rows)
     return [
         _notice(facts.row, facts.seat_rows, ev.seat, "out", facts.match.round, facts.now)

@@ -25,9 +25,10 @@ from jackpot.i18n import current_locale, gettext, use_locale
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
+from jackpot.web.base.env_values import Rate
 from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
-from jackpot.web.base.settings import Rate, Settings
+from jackpot.web.base.settings import Settings
 
 log = logging.getLogger("jackpot.resets")
 

@@ -268,6 +268,11 @@ class MovePlan:
         turn = self.match.turn
         if turn is None or self.seat_rows[turn.seat]["is_bot"]:
             return None
+        if self.row["deadline_seconds"] is None:
+            # No clock per throw (a daily entry): the match keeps the one time it was
+            # given when made (MatchSpec.closes_at), if any.
+            kept: datetime | None = self.row["due_at"]
+            return kept
         if (self.became_due and turn.dice is None) or self.auto_last:
             # A new throw is due, or autoplay made the moves up to a real choice: the
             # clock runs only on choices, so it starts once the person's page has

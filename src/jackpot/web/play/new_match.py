@@ -61,7 +61,8 @@ class MatchSpec:
 
     variant: Variant
     people: Sequence[Person]
-    deadline_seconds: int
+    #: Seconds for each throw; None: no clock per throw (a daily entry).
+    deadline_seconds: int | None
     free: int = 0
     bots: int = 0
     private: bool = True
@@ -73,6 +74,10 @@ class MatchSpec:
     seed_hidden_until: datetime | None = None
     #: The engine's first state for the variant and the number of seats.
     first_state: Callable[[Variant, int], Match] = Match.new
+    #: When the match's one clock runs out, whatever is played (a daily entry: its
+    #: day's close), for a match with no clock per throw; the sweeper and a late move
+    #: end it then as they do a throw whose deadline passed.
+    closes_at: datetime | None = None
 
     @property
     def seats(self) -> int:
@@ -100,6 +105,7 @@ async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Ou
             record_len=0,
             expires_at=spec.expires_at if spec.free else None,
             seed_hidden_until=spec.seed_hidden_until,
+            due_at=spec.closes_at,
         )
     )
     people: list[dict[str, Any]] = [

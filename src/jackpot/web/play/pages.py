@@ -17,12 +17,14 @@ from fastapi.responses import Response
 from jinja2 import TemplateNotFound
 
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
+from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, see_other
 from jackpot.web.base.http import current_actor, db_of, set_session_cookie, settings_of
 from jackpot.web.base.quotas import active_cap
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.templates import render
+from jackpot.web.matches.dailies import player_dailies
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS
 from jackpot.web.matches.seats import match_seats, seat_links
@@ -220,10 +222,13 @@ async def lobby(request: Request) -> Response:
 async def my_page(request: Request) -> Response:
     actor = await current_actor(request)
     matches: list[dict[str, Any]] = []
+    dailies = None
     if actor is not None:
         async with db_of(request).read() as conn:
             matches = await my_matches(conn, actor.user_id)
-    return await render(request, "my_matches.html", {"matches": matches})
+            if not actor.is_guest:
+                dailies = await player_dailies(conn, actor.user_id, actor.user_id, utcnow())
+    return await render(request, "my_matches.html", {"matches": matches, "dailies": dailies})
 
 
 # -- content pages --------------------------------------------------------------

@@ -45,4 +45,13 @@ async def odds_api(match_id: str, request: Request) -> dict[str, Any]:
             "between people, the replay shows them once the match has ended",
         )
     match = Match.from_dict(row["state"]) if row["state"] is not None else None
+    if match is not None and match.daily and not match.finished:
+        # Everyone plays the same dice against everyone else's choices: help with
+        # them would be help against the others on the board.
+        raise ApiError(
+            403,
+            "odds_hidden",
+            "odds are not shown during a daily deal: the board compares the players' "
+            "own choices; the replay shows them once the day has closed",
+        )
     return position_json(match_odds(match) if match is not None else None, len(seat_rows))

@@ -26,12 +26,13 @@ from jackpot.i18n.formats import variant_name
 from jackpot.strategy.solver import expected_score_min, p_shut_max
 from jackpot.web.base import models as t
 from jackpot.web.base import models_ratings as r
-from jackpot.web.base.clock import iso
+from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.base.errors import invalid, not_found
 from jackpot.web.base.http import current_actor, db_of
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.names import name_key
 from jackpot.web.base.templates import render
+from jackpot.web.matches.dailies import player_dailies
 from jackpot.web.matches.seats import seats_of
 from jackpot.web.matches.views import load_record
 from jackpot.web.players.charts import Series, line_chart
@@ -252,6 +253,7 @@ async def profile_html(name: str, request: Request) -> Response:
         recent = await history_data(
             conn, player.id, None, None, 1, per_page=10, viewer_id=_viewer(actor)
         )
+        dailies = await player_dailies(conn, player.id, _viewer(actor), utcnow())
     return await render(
         request,
         "player.html",
@@ -259,6 +261,7 @@ async def profile_html(name: str, request: Request) -> Response:
             "player": player,
             "data": data,
             "recent": recent["matches"],
+            "dailies": dailies,
             "mine": actor is not None and actor.user_id == player.id,
             "provisional_sigma": PROVISIONAL_SIGMA,
         },
@@ -298,9 +301,10 @@ async def profile_api(name: str, request: Request) -> dict[str, Any]:
     async with db_of(request).read() as conn:
         player = await _player(conn, name, actor.user_id if actor else None)
         data = await profile_data(conn, player.id)
+        dailies = await player_dailies(conn, player.id, _viewer(actor), utcnow())
     for v in data["variants"]:
         v.pop("chart")
-    return {"name": player.name, **data}
+    return {"name": player.name, **data, "dailies": dailies}
 
 
 @router.get("/api/players/{name}/matches")

@@ -110,6 +110,8 @@ async def match_finished(
     result = row["result"]
     if not result or row["finished_at"] is None:
         return
+    if "places" not in result:
+        return  # a daily entry (its result has no places): the day's board ranks it
     people = [s for s in seat_rows if not s["is_bot"]]
     if not any(s["user_id"] is not None for s in people):
         return

@@ -17,6 +17,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.fair.match_review import MatchReview, ReviewStep, review_match
 from jackpot.i18n import gettext, ngettext
@@ -25,6 +27,7 @@ from jackpot.i18n.names import shown_name
 from jackpot.strategy.match_odds import PositionOdds
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import current_actor, db_of
+from jackpot.web.base.models_daily import daily_entries
 from jackpot.web.base.templates import render
 from jackpot.web.matches import store
 from jackpot.web.matches.seats import match_seats
@@ -177,17 +180,26 @@ def skill_sentence(
 
 
 def seat_view(
-    summary: SeatSummary, name: str, profile: str | None, rec: dict[str, Any], seat: int
+    summary: SeatSummary,
+    name: str,
+    profile: str | None,
+    rec: dict[str, Any],
+    seat: int,
+    daily_place: int | None = None,
 ) -> dict[str, Any]:
+    """What the replay page says of one seat. A daily entry's place is on its day's
+    board (``daily_place``), and its total counts the turns it never played as 45 each."""
     skill = summary.skill
     average = skill.average
     moved = {e["seat"] for e in rec["events"] if e["type"] in ("throw", "out")}
+    result = rec["result"]
+    daily = "daily" in rec
     return {
         "name": name,
         "profile": profile,
         "bot": rec["seats"][seat]["bot"],
-        "place": rec["result"]["places"][seat],
-        "total": rec["result"]["totals"][seat],
+        "place": daily_place if daily else result["places"][seat],
+        "total": result["total"] if daily else result["totals"][seat],
         # Still in at the end without a throw: its total of 0 is no score.
         "no_turn": seat not in moved,
         "turns": summary.turns,
@@ -208,6 +220,7 @@ async def replay_html(match_id: str, request: Request) -> Response:
         rec = await load_record(conn, match_id)
         profiles = [s["profile"] for s in await match_seats(conn, match_id, viewer)]
         owners = [s["user_id"] for s in await store.seat_rows(conn, match_id)]
+        daily_place = await _daily_place(conn, match_id) if "daily" in rec else None
     if rec["result"] is None or rec["server_seed"] is None:
         raise ApiError(
             409,
@@ -235,7 +248,7 @@ async def replay_html(match_id: str, request: Request) -> Response:
         for i, sr in enumerate(summaries)
     ]
     seats = [
-        seat_view(sr, names[i], profiles[i] if i < len(profiles) else None, rec, i)
+        seat_view(sr, names[i], profiles[i] if i < len(profiles) else None, rec, i, daily_place)
         for i, sr in enumerate(summaries)
     ]
     data = replay_data(review)
@@ -261,3 +274,13 @@ async def replay_html(match_id: str, request: Request) -> Response:
             "replay_json": json.dumps(data).replace("<", "\\u003c"),
         },
     )
+
+
+async def _daily_place(conn: AsyncConnection, match_id: str) -> int | None:
+    """A daily entry's final place on its day's board (None until the day closed)."""
+    place: int | None = (
+        await conn.execute(
+            select(daily_entries.c.place).where(daily_entries.c.match_id == match_id)
+        )
+    ).scalar_one_or_none()
+    return place

@@ -20,7 +20,8 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
 
-from jackpot.web.base.settings import Settings, SettingsError
+from jackpot.web.base.env_values import SettingsError
+from jackpot.web.base.settings import Settings
 
 KEY_FILE = "vapid_private_key.pem"
 _lock = threading.Lock()
