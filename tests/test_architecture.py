@@ -370,3 +370,17 @@ def test_documents_name_only_files_of_this_repository() -> None:
             foreign.append(str(path.relative_to(REPO)))
     assert not missing, "documents name files that are not here:\n" + "\n".join(missing)
     assert not foreign, f"files that refer to {outside}:\n" + "\n".join(foreign)
+
+
+def test_test_modules_in_one_pytest_run_have_distinct_names() -> None:
+    """pytest imports test modules by their file name (no packages here), so two files
+    of one name in the same run stop the whole run at collection. The browser tests run
+    in a pytest process of their own, so they are counted apart."""
+    repository = SRC.parent
+    tests = repository / "tests"
+    runs: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for path in sorted(tests.rglob("test_*.py")):
+        run = "browser" if "browser" in path.relative_to(tests).parts else "main"
+        runs[run][path.name].append(str(path.relative_to(repository)))
+    clashes = [paths for names in runs.values() for paths in names.values() if len(paths) > 1]
+    assert clashes == [], f"test modules sharing a name in one pytest run: {clashes}"

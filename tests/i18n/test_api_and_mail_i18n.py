@@ -15,6 +15,7 @@ from catalog_check import ROOT, source_messages
 from web_helpers import join_in_joining_order, sign_up
 
 from jackpot.web.base.clock import utcnow
+from jackpot.web.notify.confirmations import send_confirm_mails
 from jackpot.web.notify.mailer import mail_step
 
 PT = {"accept-language": "pt-PT,pt;q=0.9"}
@@ -127,6 +128,19 @@ async def test_mails_are_in_the_recipients_language(
         headers={"accept-language": "et-EE,et;q=0.9"},
     )
     assert r.status_code == 201
+    # His address's confirmation comes in Estonian too; he opens it.
+    assert await send_confirm_mails(app.state.db, settings) == 1
+    [confirm] = outbox(settings)
+    assert confirm["Subject"] == "Kinnita oma aadress Jackpotis"
+    body = confirm.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert body.startswith("Tere, Ben!")
+    link = re.search(r"/confirm-email/\S+", body)
+    assert link is not None
+    await ben.get(link.group(0))
+    r = await ben.post(link.group(0), data={"csrf_token": ben.cookies["jackpot_csrf"]})
+    assert r.status_code == 200 and (await ben.get("/api/account")).json()["email_confirmed"]
+    for path in settings.outbox_dir.glob("*.eml"):
+        path.unlink()
     state = (
         await ana.post("/api/matches", json={"seats": 2, "bots": 0, "deadline_seconds": 86400})
     ).json()

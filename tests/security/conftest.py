@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -77,11 +78,12 @@ class Served:
 
 @pytest.fixture
 def serve(tmp_path: Path, database_url: str) -> Iterator[Callable[..., Served]]:
-    """A factory: ``serve(JACKPOT_TRUSTED_PROXIES="127.0.0.1")`` starts a server."""
+    """A factory: ``serve(JACKPOT_TRUSTED_PROXIES="127.0.0.1")`` starts a server on
+    the test's database (``on=URL``: on another one)."""
     started: list[Served] = []
 
-    def make(**env: str) -> Served:
-        srv = Served(database_url, tmp_path / f"srv{len(started)}", env)
+    def make(on: str | None = None, **env: str) -> Served:
+        srv = Served(on or database_url, tmp_path / f"srv{len(started)}", env)
         started.append(srv)
         return srv
 
@@ -123,3 +125,25 @@ async def app_with(settings: Any) -> AsyncIterator[AppClients]:
         await c.aclose()
     for lifespan in reversed(stack):
         await lifespan.__aexit__(None, None, None)
+
+
+@pytest.fixture
+def smtp(settings: Any) -> Iterator[tuple[dict[str, Any], list[EmailMessage]]]:
+    """A real SMTP server on 127.0.0.1 (aiosmtpd): the settings' changes that send to
+    it (for ``app_with``), and every message it received."""
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.handlers import Message
+
+    received: list[EmailMessage] = []
+
+    class Keep(Message):  # type: ignore[misc]
+        def handle_message(self, message: Any) -> None:
+            received.append(message)
+
+    port = free_port()
+    server = Controller(Keep(), hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        yield {"smtp_host": "127.0.0.1", "smtp_port": port}, received
+    finally:
+        server.stop()

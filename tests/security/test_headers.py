@@ -88,9 +88,3 @@ async def test_a_request_over_https_brings_hsts_and_secure_cookies(app: Any) -> 
 async def test_plain_http_cookies_are_not_marked_secure(client: httpx.AsyncClient) -> None:
     r = await client.post("/api/matches", json={"seats": 2, "bots": 1})
     assert cookies_of(r) and not any("secure" in v.lower() for v in cookies_of(r))
-
-
-async def test_the_api_docs_page_keeps_working(client: httpx.AsyncClient) -> None:
-    r = await client.get("/api/docs")
-    assert r.status_code == 200
-    assert "cdn.jsdelivr.net" in csp_of(r)["script-src"]

@@ -113,3 +113,26 @@ def test_an_unwritable_outbox_is_refused(tmp_path: Path, where: str) -> None:
 
 def test_a_file_limit_below_the_reserve_is_refused(tmp_path: Path) -> None:
     refused(serve(tmp_path, JACKPOT_FD_RESERVE="1000000"), "open-file limit", "ulimit")
+
+
+# Issue 40 item 5: the Web Push key and Redis stopped start-up with tracebacks.
+
+
+def test_a_bad_vapid_key_setting_is_refused(tmp_path: Path) -> None:
+    refused(serve(tmp_path, JACKPOT_VAPID_PRIVATE_KEY="not a key"),
+            "JACKPOT_VAPID_PRIVATE_KEY", "P-256")
+
+
+def test_a_garbage_vapid_key_file_is_refused_not_replaced(tmp_path: Path) -> None:
+    key = tmp_path / "vapid_private_key.pem"
+    key.write_text("-----BEGIN PRIVATE KEY-----\ngarbage\n-----END PRIVATE KEY-----\n")
+    refused(serve(tmp_path), "vapid_private_key.pem", "backup")
+    assert "garbage" in key.read_text()  # never replaced silently
+    key.unlink()
+    key.mkdir()
+    refused(serve(tmp_path), "vapid_private_key.pem", "readable")
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:1/0", "http://127.0.0.1:6379"])
+def test_an_unreachable_redis_is_refused(tmp_path: Path, url: str) -> None:
+    refused(serve(tmp_path, JACKPOT_REDIS_URL=url), "Redis", "JACKPOT_REDIS_URL")

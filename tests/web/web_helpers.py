@@ -10,24 +10,32 @@ from sqlalchemy import select
 
 from jackpot import fair
 from jackpot.web.base import models as t
+from jackpot.web.base.clock import utcnow
+from jackpot.web.notify.confirmations import mark_confirmed
 
 PASSWORD = "correct horse battery"
 
 
 async def sign_up(
-    client: httpx.AsyncClient, name: str, autoplay: bool = False
+    client: httpx.AsyncClient, name: str, autoplay: bool = False, confirmed: bool = True
 ) -> dict[str, Any]:
     """A new account. Autoplay of forced moves is off unless asked for: most tests
-    press every move themselves (tests/web/play/test_autoplay_site.py covers autoplay)."""
+    press every move themselves (tests/web/play/test_autoplay_site.py covers autoplay).
+    Its address is confirmed unless asked not to (as its mailed link would do: the
+    link itself is tests/security/test_email_confirm.py's), so that mail reaches it."""
+    email = f"{name.lower()}@example.org"
     r = await client.post(
-        "/api/account",
-        json={"email": f"{name.lower()}@example.org", "password": PASSWORD, "name": name},
+        "/api/account", json={"email": email, "password": PASSWORD, "name": name}
     )
     assert r.status_code == 201, r.text
     if not autoplay:
         off = {"throws": False, "single_covers": False}
         switched = await client.put("/api/account/autoplay", json=off)
         assert switched.status_code == 200, switched.text
+    app = getattr(client._transport, "app", None)
+    if confirmed and app is not None:
+        async with app.state.db.write() as conn:
+            await mark_confirmed(conn, r.json()["id"], email, utcnow())
     return dict(r.json())
 
 

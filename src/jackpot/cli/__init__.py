@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "jackpot.cli.core",
     "jackpot.cli.web",
     "jackpot.cli.ratings",
+    "jackpot.cli.backup",
 )
 
 

@@ -11,16 +11,20 @@ import sys
 from typing import Any
 
 
-def _settings() -> Any:
-    """The settings, checked against the machine (web/base/startup_checks.py); None,
-    after one line on stderr saying what is wrong and what to do, when unusable."""
+def _settings(push: bool = True) -> Any:
+    """The settings, checked against the machine (web/base/startup_checks.py) and,
+    with ``push``, the Web Push key loaded (made on first use); None, after one line
+    on stderr saying what is wrong and what to do, when unusable."""
     from jackpot.web.base.env_values import SettingsError
     from jackpot.web.base.settings import load_settings
     from jackpot.web.base.startup_checks import check_all
+    from jackpot.web.notify.push.keys import vapid_key
 
     try:
         settings = load_settings()
         check_all(settings)
+        if push:
+            vapid_key(settings)
         return settings
     except SettingsError as exc:
         print(f"configuration error: {exc}", file=sys.stderr)
@@ -159,7 +163,7 @@ def sweep(args: argparse.Namespace) -> int:
 def db_upgrade(args: argparse.Namespace) -> int:
     from jackpot.web.base.db import Database
 
-    settings = _settings()
+    settings = _settings(push=False)
     if settings is None:
         return 2
 

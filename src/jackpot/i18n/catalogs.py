@@ -35,6 +35,11 @@ _current: contextvars.ContextVar[str] = contextvars.ContextVar("jackpot_locale",
 class MissingCatalog(RuntimeError):
     """A language of the site whose compiled catalog is absent (run `make messages`)."""
 
+    def __init__(self, locale: str, path: Path) -> None:
+        super().__init__(f"{path} is missing: `make messages` compiles the catalogs")
+        self.locale = locale
+        self.path = path
+
 
 @cache
 def translations(locale: str, domain: str = "messages") -> NullTranslations:
@@ -42,7 +47,7 @@ def translations(locale: str, domain: str = "messages") -> NullTranslations:
         return NullTranslations()
     mo = LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.mo"
     if not mo.is_file():
-        raise MissingCatalog(f"{mo} is missing: `make messages` compiles the catalogs")
+        raise MissingCatalog(locale, mo)
     with mo.open("rb") as fp:
         return Translations(fp, domain=domain)
 

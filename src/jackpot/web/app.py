@@ -14,10 +14,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from jackpot.strategy.match_odds import warm_up as build_odds_tables
 from jackpot.web.accounts import api as accounts_api
+from jackpot.web.accounts import confirm_email as accounts_confirm
 from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
 from jackpot.web.accounts import theme as accounts_theme
@@ -28,12 +30,13 @@ from jackpot.web.base.db import Database
 from jackpot.web.base.headers import SecurityHeaders
 from jackpot.web.base.identity import share_changes
 from jackpot.web.base.language import Language
-from jackpot.web.base.limits import make_counters
+from jackpot.web.base.limits import make_counters, redis_prefix
 from jackpot.web.base.middleware import BodyLimit
 from jackpot.web.base.openapi_errors import document_errors
 from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.responses import handle_errors
 from jackpot.web.base.settings import Settings, load_settings
+from jackpot.web.base.shared_streams import SharedStreamCaps, SharedStreams
 from jackpot.web.base.steps import run_steps
 from jackpot.web.base.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.templates import make_templates
@@ -76,6 +79,7 @@ ROUTERS = (
     user_stream.router,
     daily_api.router,
     daily_pages.router,
+    accounts_confirm.router,
 )
 
 
@@ -141,6 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await warm_up
             await app.state.counters.aclose()
+            if app.state.shared_streams is not None:
+                await app.state.shared_streams.aclose()
             app.state.passwords.close()
             await db.dispose()
 
@@ -148,7 +154,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="peer2peergames' Jackpot",
         version="1",
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        # No documentation page: FastAPI's loads Swagger UI from a CDN, a script of
+        # another origin running on ours. The schema is the documentation.
+        docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
         # No OpenTelemetry here: with it off FastAPI skips asking the providers
@@ -159,8 +167,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.bus = make_bus(settings.redis_url)
     app.state.counters = make_counters(settings.redis_url, settings.database_url)
-    app.state.passwords = Passwords(settings.hash_threads or None, settings.hash_queue)
+    app.state.passwords = Passwords(
+        settings.hash_threads or None, settings.hash_queue, settings.hash_known_queue
+    )
     app.state.stream_caps = StreamCaps(settings.streams_per_address, total_streams(settings))
+    # With Redis, one address's streams count together in every process.
+    app.state.shared_streams = (
+        SharedStreams(
+            settings.redis_url, redis_prefix(settings.database_url), settings.streams_per_address
+        )
+        if settings.redis_url
+        else None
+    )
     app.state.user_hub = UserHub(app.state.bus)
     # A bad VAPID key stops start-up; a missing one is made now, once (notify/push/keys.py).
     application_server_key(settings)
@@ -171,15 +189,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    @app.get("/api/docs", include_in_schema=False)
+    async def docs() -> RedirectResponse:
+        """Where the documentation page was: the schema it showed."""
+        return RedirectResponse("/api/openapi.json", status_code=308)
+
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     # Innermost first: the fast lane for moves runs inside the text check, the body
     # limit and the security headers, like every route.
     app.add_middleware(FastMoves)
+    if app.state.shared_streams is not None:
+        app.add_middleware(SharedStreamCaps, streams=app.state.shared_streams)
     app.add_middleware(TextGuard)
     app.add_middleware(BodyLimit)
-    app.add_middleware(SecurityHeaders, settings=settings, docs_path=app.docs_url)
+    app.add_middleware(SecurityHeaders, settings=settings)
     app.add_middleware(Language)
     # Outermost: a Host we do not answer for is refused before anything reads it.
     app.add_middleware(AllowedHosts, hosts=settings.hosts_allowed)

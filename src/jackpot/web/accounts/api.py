@@ -8,8 +8,9 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from jackpot.i18n import LANGUAGES, gettext, pick
-from jackpot.web.accounts import changes, credentials, signin
+from jackpot.web.accounts import changes, credentials, devices, signin
 from jackpot.web.accounts.resets import confirm_reset, request_reset
+from jackpot.web.base import field_rules as rules
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.http import (
     check_same_site,
@@ -21,14 +22,15 @@ from jackpot.web.base.http import (
     settings_of,
 )
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
+from jackpot.web.notify.confirmations import is_confirmed, resend
 
 router = APIRouter(prefix="/api")
 
 
 class SignUp(BaseModel):
-    email: str
-    password: str
-    name: str
+    email: str = Field(json_schema_extra=rules.EMAIL)
+    password: str = Field(json_schema_extra=rules.NEW_PASSWORD)
+    name: str = Field(description="your display name", json_schema_extra=rules.NAME)
 
 
 class LogIn(BaseModel):
@@ -37,12 +39,12 @@ class LogIn(BaseModel):
 
 
 class AccountChange(BaseModel):
-    name: str | None = None
-    password: str | None = None
+    name: str | None = Field(None, json_schema_extra=rules.NAME)
+    password: str | None = Field(None, json_schema_extra=rules.NEW_PASSWORD)
     current_password: str | None = None
     leaderboard: bool | None = Field(None, strict=True)
     #: The account's language for its pages and mails: "en", "pt", "ms", "et" or "sk".
-    locale: str | None = None
+    locale: str | None = Field(None, json_schema_extra=rules.LOCALE)
 
 
 class Autoplay(BaseModel):
@@ -62,7 +64,7 @@ class ResetRequest(BaseModel):
 
 class ResetConfirm(BaseModel):
     token: str
-    password: str
+    password: str = Field(json_schema_extra=rules.NEW_PASSWORD)
 
 
 def _me(actor: Actor, extra: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -72,9 +74,9 @@ def _me(actor: Actor, extra: dict[str, Any] | None = None) -> dict[str, Any]:
 @router.post("/account", status_code=201)
 async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
     check_same_site(request)
-    actor, token = await signin.sign_up(request, body.email, body.password, body.name)
-    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
-    return _me(actor)
+    signed = await signin.sign_up(request, body.email, body.password, body.name)
+    _signed_in(response, request, signed)
+    return _me(signed.actor)
 
 
 @router.get("/account")
@@ -82,12 +84,37 @@ async def get_account(request: Request) -> dict[str, Any]:
     actor = await require_actor(request, same_site=False)
     async with db_of(request).read() as conn:
         row = await changes.read_account(conn, actor.user_id)
-    extra = {"email": row.email, "leaderboard": bool(row.leaderboard), "locale": row.locale}
+        confirmed = await is_confirmed(conn, actor.user_id)
+    extra = {
+        "email": row.email,
+        # Until it is, the address gets only its confirmation link and reset mails.
+        "email_confirmed": confirmed,
+        "leaderboard": bool(row.leaderboard),
+        "locale": row.locale,
+    }
     return _me(actor, extra)
 
 
+@router.post("/account/email-confirmation", status_code=202)
+async def send_confirmation(request: Request) -> dict[str, Any]:
+    """The link that confirms the account's address, sent again (409 if it is
+    confirmed already; 429 past ``JACKPOT_CONFIRM_MAIL_LIMIT`` a day)."""
+    actor = await require_actor(request, account=True)
+    async with db_of(request).read() as conn:
+        email = (await changes.read_account(conn, actor.user_id)).email
+    return {"sent": await resend(request, actor.user_id, email)}
+
+
+def _signed_in(response: Response, request: Request, signed: signin.SignedIn) -> None:
+    settings = settings_of(request)
+    set_session_cookie(response, settings, signed.session, credentials.SESSION_DAYS)
+    devices.set_device_cookie(response, settings, signed.device)
+
+
 @router.patch("/account")
-async def change_account(body: AccountChange, request: Request) -> dict[str, Any]:
+async def change_account(
+    body: AccountChange, request: Request, response: Response
+) -> dict[str, Any]:
     """Any of name, password (with the current one) and leaderboard, all or nothing."""
     actor = await require_actor(request, account=True)
     password_hash = ""
@@ -103,6 +130,9 @@ async def change_account(body: AccountChange, request: Request) -> dict[str, Any
             await changes.change_password(
                 conn, actor.user_id, password_hash, request.cookies.get(SESSION_COOKIE)
             )
+            # Every device cookie went with the other sessions; this browser's is new.
+            device = await devices.new_device(conn, settings_of(request), actor.user_id)
+            devices.set_device_cookie(response, settings_of(request), device)
         if body.name is not None:
             await changes.rename(conn, actor.user_id, body.name)
         if body.leaderboard is not None:
@@ -134,11 +164,11 @@ async def put_autoplay(body: Autoplay, request: Request) -> dict[str, bool]:
 @router.post("/session")
 async def log_in(body: LogIn, request: Request, response: Response) -> dict[str, Any]:
     check_same_site(request)
-    actor, token = await signin.log_in(request, body.email, body.password)
-    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
-    await signin.restore_language(request, response, actor.user_id)
-    await signin.restore_theme(request, response, actor.user_id)
-    return _me(actor)
+    signed = await signin.log_in(request, body.email, body.password)
+    _signed_in(response, request, signed)
+    await signin.restore_language(request, response, signed.actor.user_id)
+    await signin.restore_theme(request, response, signed.actor.user_id)
+    return _me(signed.actor)
 
 
 @router.delete("/session")
@@ -164,6 +194,6 @@ async def password_reset_confirm(
     body: ResetConfirm, request: Request, response: Response
 ) -> dict[str, Any]:
     check_same_site(request)
-    actor, token = await confirm_reset(request, body.token, body.password)
-    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
-    return _me(actor)
+    signed = await confirm_reset(request, body.token, body.password)
+    _signed_in(response, request, signed)
+    return _me(signed.actor)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.i18n import gettext, ngettext
-from jackpot.web.accounts import changes, credentials, signin, token_store
+from jackpot.web.accounts import changes, credentials, devices, signin, token_store
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
 from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
@@ -26,10 +26,14 @@ from jackpot.web.base.http import (
 )
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
 from jackpot.web.base.templates import render, set_flash
+from jackpot.web.notify.confirmations import is_confirmed, resend
 from jackpot.web.notify.prefs import get_pref
 from jackpot.web.players.standing import matches_to_settle, standing
 
 router = APIRouter(include_in_schema=False)
+
+#: Where ``_change`` leaves the device cookie a password change made.
+NEW_DEVICE = "jackpot.new_device"
 
 
 @router.get("/signup")
@@ -44,7 +48,7 @@ async def signup(request: Request) -> Response:
     form = await read_form(request)
     nxt = safe_next(form_text(form, "next"))
     try:
-        _actor, token = await signin.sign_up(
+        signed = await signin.sign_up(
             request, form_text(form, "email"), form_text(form, "password"), form_text(form, "name")
         )
     except ApiError as exc:
@@ -60,9 +64,15 @@ async def signup(request: Request) -> Response:
             status=exc.status,
         )
     response = see_other(nxt)
-    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
+    _signed_in(response, request, signed)
     set_flash(response, request, "welcome")  # the page they land on says it worked
     return response
+
+
+def _signed_in(response: Response, request: Request, signed: signin.SignedIn) -> None:
+    settings = settings_of(request)
+    set_session_cookie(response, settings, signed.session, credentials.SESSION_DAYS)
+    devices.set_device_cookie(response, settings, signed.device)
 
 
 @router.get("/login")
@@ -78,7 +88,7 @@ async def login(request: Request) -> Response:
     nxt = safe_next(form_text(form, "next"))
     email, password = form_text(form, "email"), form_text(form, "password")
     try:
-        actor, token = await signin.log_in(request, email, password)
+        signed = await signin.log_in(request, email, password)
     except ApiError as exc:
         return await render(
             request,
@@ -87,9 +97,9 @@ async def login(request: Request) -> Response:
             status=exc.status,
         )
     response = see_other(nxt)
-    set_session_cookie(response, settings_of(request), token, credentials.SESSION_DAYS)
-    await signin.restore_language(request, response, actor.user_id)
-    await signin.restore_theme(request, response, actor.user_id)
+    _signed_in(response, request, signed)
+    await signin.restore_language(request, response, signed.actor.user_id)
+    await signin.restore_theme(request, response, signed.actor.user_id)
     return response
 
 
@@ -116,8 +126,10 @@ async def _account_ctx(request: Request, actor: Actor) -> dict[str, Any]:
         turn_mail = await get_pref(conn, actor.user_id)
         autoplay = await changes.read_autoplay(conn, actor.user_id)
         api_tokens = await token_store.tokens_of(conn, actor.user_id)
+        email_confirmed = await is_confirmed(conn, actor.user_id)
     return {
         "email": row.email,
+        "email_confirmed": email_confirmed,
         "leaderboard": bool(row.leaderboard),
         "turn_mail": turn_mail,
         "autoplay": autoplay,
@@ -166,8 +178,14 @@ async def account_page(request: Request) -> Response:
 
 
 async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
-    """Make the change one form of the account page asks for; what to say about it."""
+    """Make the change one form of the account page asks for; what to say about it.
+    A new device cookie for the browser, if the change made one, waits in
+    ``request.scope[NEW_DEVICE]``."""
     password_hash = ""
+    if what == "confirm_email":
+        async with db_of(request).read() as conn:
+            email = (await changes.read_account(conn, actor.user_id)).email
+        return await resend(request, actor.user_id, email)
     if what == "password":
         await credentials.require_session(request)
         # Checked and hashed before the transaction: argon2 must not hold the writer.
@@ -182,6 +200,10 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
         if what == "password":
             await changes.change_password(
                 conn, actor.user_id, password_hash, request.cookies.get(SESSION_COOKIE)
+            )
+            # Every device cookie went with the other sessions; this browser's is new.
+            request.scope[NEW_DEVICE] = await devices.new_device(
+                conn, settings_of(request), actor.user_id
             )
             return gettext("Your password is changed.")
         if what == "leaderboard":
@@ -237,6 +259,7 @@ async def account_change(request: Request) -> Response:
     response = await render(request, "account.html", {**ctx, **shown})
     if "new_token" in shown:
         response.headers["Cache-Control"] = "no-store"  # the secret stays out of caches
+    devices.set_device_cookie(response, settings_of(request), request.scope.get(NEW_DEVICE))
     return response
 
 
@@ -265,7 +288,7 @@ async def reset_token_form(token: str, request: Request) -> Response:
 async def reset_confirm(token: str, request: Request) -> Response:
     form = await read_form(request)
     try:
-        _actor, session = await confirm_reset(request, token, form_text(form, "password"))
+        signed = await confirm_reset(request, token, form_text(form, "password"))
     except ApiError as exc:
         # A link used up meanwhile (another tab) reads as on arrival: no form to retry.
         dead = exc.code == "bad_reset_token"
@@ -276,6 +299,6 @@ async def reset_confirm(token: str, request: Request) -> Response:
             status=exc.status,
         )
     response = see_other("/my")
-    set_session_cookie(response, settings_of(request), session, credentials.SESSION_DAYS)
+    _signed_in(response, request, signed)
     set_flash(response, request, "password_reset")
     return response

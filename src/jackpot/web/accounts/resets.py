@@ -16,7 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import SESSION_DAYS, new_credential, revoke_all
-from jackpot.web.accounts.signin import new_password_hash, user_words
+from jackpot.web.accounts.devices import new_device
+from jackpot.web.accounts.signin import SignedIn, new_password_hash, user_words
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
@@ -24,6 +25,7 @@ from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.http import db_of, settings_of
 from jackpot.web.base.identity import Actor, token_hash
 from jackpot.web.base.limits import counters_of, take
+from jackpot.web.notify.confirmations import mark_confirmed
 from jackpot.web.notify.resets import queue_reset_mail
 
 
@@ -82,7 +84,7 @@ def _dead_link() -> ApiError:
     )
 
 
-async def confirm_reset(request: Request, token: str, password: str) -> tuple[Actor, str]:
+async def confirm_reset(request: Request, token: str, password: str) -> SignedIn:
     async with db_of(request).read() as conn:
         row = await _usable_reset(conn, token)
     if row is None:
@@ -106,7 +108,12 @@ async def confirm_reset(request: Request, token: str, password: str) -> tuple[Ac
         await conn.execute(
             update(t.users).where(t.users.c.id == row.user_id).values(password_hash=password_hash)
         )
-        # The old password may have leaked: every browser and every API token goes.
+        # The link reached the address's inbox: it is confirmed (this is also how its
+        # owner takes back an account somebody else signed up with it).
+        await mark_confirmed(conn, row.user_id, row.email, utcnow())
+        # The old password may have leaked: every browser, its device cookie and
+        # every API token go; this browser, which had the link, is the known one now.
         await revoke_all(conn, row.user_id)
         session = await new_credential(conn, row.user_id, "session", SESSION_DAYS)
-    return Actor(row.user_id, row.name, False), session
+        device = await new_device(conn, settings_of(request), row.user_id)
+    return SignedIn(Actor(row.user_id, row.name, False), session, device)

@@ -15,29 +15,49 @@ counted three ways, so that nobody can lock an owner out:
   many addresses) each address gets a single wrong guess at that account per
   window instead of ``failure_limit``. That slows the attack down by that factor
   while the owner, who types the right password, still gets in.
+
+The password checks themselves wait for a hashing thread in a lane
+(base/hash_queue.py): a log-in with a device cookie of its account (devices.py) in
+the known devices' lane, the rest by client address. Every successful log-in and
+sign-up leaves a device cookie (``SignedIn.device``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import Request
 from fastapi.responses import Response
 from sqlalchemy import select, update
 
 from jackpot.i18n import N_
-from jackpot.web.accounts import credentials
+from jackpot.web.accounts import credentials, devices
 from jackpot.web.accounts.changes import read_locale, read_theme
 from jackpot.web.base import models as t
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError
+from jackpot.web.base.hash_queue import Lane
 from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
 from jackpot.web.base.language import set_language_cookie
 from jackpot.web.base.limits import TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.theme import set_theme_cookie, theme_of
+from jackpot.web.notify.confirmations import queue_confirm_mail
+
+#: Where a request notes that its password check came from a known device (the
+#: new password of a change then hashes in the same lane).
+KNOWN_LANE = "jackpot.known_lane"
+
+
+class SignedIn(NamedTuple):
+    """Who signed in, their new session, and the value of a new device cookie
+    (None when the browser's own is still good)."""
+
+    actor: Actor
+    session: str
+    device: str | None
 
 
 def passwords_of(request: Request) -> Passwords:
@@ -45,7 +65,12 @@ def passwords_of(request: Request) -> Passwords:
     return passwords
 
 
-async def sign_up(request: Request, email: str, password: str, name: str) -> tuple[Actor, str]:
+def stranger_lane(request: Request) -> Lane:
+    """The hashing lane of a check not from a known device: the client's address."""
+    return Lane(client_bucket(request))
+
+
+async def sign_up(request: Request, email: str, password: str, name: str) -> SignedIn:
     """A new account (a guest's row becomes it); the password is hashed before the
     write transaction begins.
 
@@ -66,32 +91,45 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> tup
     email = credentials.check_email(email)
     name = credentials.check_name(name)
     passwords = passwords_of(request)
-    await passwords.check_strength(password, *user_words(email, name))
+    lane = stranger_lane(request)
+    await passwords.check_strength(password, *user_words(email, name), lane=lane)
     await take(
         counters,
         "signup:" + address,
         settings.signup_limit,
         N_("too many sign-ups from your address"),
     )
-    password_hash = await passwords.hash(password)
+    password_hash = await passwords.hash(password, lane=lane)
     guest = await current_actor(request)
     async with db_of(request).write() as conn:
-        return await credentials.sign_up(
+        actor, session = await credentials.sign_up(
             conn, email, password_hash, name, guest, theme_of(request)
         )
+        device = await devices.new_device(conn, settings, actor.user_id)
+        # Until its link is opened the address gets this mail and resets only.
+        await queue_confirm_mail(conn, actor.user_id, email, None, utcnow())
+    return SignedIn(actor, session, device)
 
 
 def _keys(account: str, address: str) -> tuple[str, str, str]:
     return f"fail:{account}|{address}", f"fail-addr:{address}", f"fail-acct:{account}"
 
 
-async def _check(request: Request, account: str, password_hash: str | None, password: str) -> bool:
+async def _check(
+    request: Request, account: str, password_hash: str | None, password: str,
+    device: str | None,
+) -> bool:
     """Is the password right? Refused (429) before checking when the limits say so.
 
     The attempt is counted against the (account, address) pair *before* the check,
     in one atomic step, so a burst of parallel guesses cannot all slip under the
     limit; a right password then forgets the pair's count. Wrong ones also count
-    per address and per account."""
+    per address and per account. With ``device`` (the random part of a valid device
+    cookie for this account) the attempt is counted against that cookie instead of
+    the address (OWASP: a known device is not locked out by what strangers did from
+    its address or to its account) and waits in the known devices' lane."""
+    if device:
+        return await _check_known(request, account, password_hash, password, device)
     settings = settings_of(request)
     counters = counters_of(request)
     pair, addr, acct = _keys(account, client_bucket(request))
@@ -105,7 +143,7 @@ async def _check(request: Request, account: str, password_hash: str | None, pass
     tries, left = await counters.hit(pair, settings.failure_limit.window)
     if tries > allowed:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
-    if await passwords_of(request).verify(password_hash, password):
+    if await passwords_of(request).verify(password_hash, password, lane=stranger_lane(request)):
         await counters.clear(pair)
         return True
     await counters.hit(addr, settings.address_failure_limit.window)
@@ -113,7 +151,33 @@ async def _check(request: Request, account: str, password_hash: str | None, pass
     return False
 
 
-async def log_in(request: Request, email: str, password: str) -> tuple[Actor, str]:
+async def _check_known(
+    request: Request, account: str, password_hash: str | None, password: str, device: str
+) -> bool:
+    """``_check`` for a known device: ``JACKPOT_FAILURE_LIMIT`` wrong passwords per
+    cookie (counted before the check, as for a pair), in its own lane. Its wrong
+    ones count where a stranger's do too, so once the cookie is spent its address
+    has no allowance left for the account either."""
+    settings = settings_of(request)
+    counters = counters_of(request)
+    mine = devices.failure_key(device)
+    tries, left = await counters.hit(mine, settings.failure_limit.window)
+    if tries > settings.failure_limit.count:
+        raise TooMany(N_("too many wrong passwords for this account from your address"), left)
+    lane = Lane("account:" + account, known=True)
+    pair, addr, acct = _keys(account, client_bucket(request))
+    if await passwords_of(request).verify(password_hash, password, lane=lane):
+        await counters.clear(mine)
+        await counters.clear(pair)
+        request.scope[KNOWN_LANE] = lane
+        return True
+    await counters.hit(pair, settings.failure_limit.window)
+    await counters.hit(addr, settings.address_failure_limit.window)
+    await counters.hit(acct, settings.account_failure_ceiling.window)
+    return False
+
+
+async def log_in(request: Request, email: str, password: str) -> SignedIn:
     """A new session for the right email and password; 401 otherwise (the same
     answer and the same work whether or not the account exists)."""
     settings = settings_of(request)
@@ -132,7 +196,8 @@ async def log_in(request: Request, email: str, password: str) -> tuple[Actor, st
                 )
             )
         ).first()
-    if not await _check(request, email, row.password_hash if row else None, password):
+        device = await devices.known_device(request, conn, row.id) if row else None
+    if not await _check(request, email, row.password_hash if row else None, password, device):
         raise ApiError(401, "bad_login", "that email and password do not match an account")
     assert row is not None
     async with db_of(request).write() as conn:
@@ -142,8 +207,11 @@ async def log_in(request: Request, email: str, password: str) -> tuple[Actor, st
             .values(last_seen=utcnow())
             .execution_options(**KEEPS_ACTOR)
         )
-        token = await credentials.new_credential(conn, row.id, "session", credentials.SESSION_DAYS)
-    return Actor(row.id, row.name, False), token
+        session = await credentials.new_credential(
+            conn, row.id, "session", credentials.SESSION_DAYS
+        )
+        cookie = None if device else await devices.new_device(conn, settings, row.id)
+    return SignedIn(Actor(row.id, row.name, False), session, cookie)
 
 
 def user_words(email: str | None, name: str | None) -> tuple[str, ...]:
@@ -164,14 +232,19 @@ async def check_current_password(request: Request, actor: Actor, password: str) 
                 )
             )
         ).first()
+        device = await devices.known_device(request, conn, actor.user_id)
     account = row.email if row is not None and row.email else f"user:{actor.user_id}"
-    if not await _check(request, account, row.password_hash if row else None, password or ""):
+    checked = await _check(
+        request, account, row.password_hash if row else None, password or "", device
+    )
+    if not checked:
         raise ApiError(403, "bad_password", "the current password is not right")
     return row.email if row is not None else None
 
 
 async def new_password_hash(request: Request, password: str, *user_words: str) -> str:
-    """Check a new password (a change or a reset) and hash it, counted per address."""
+    """Check a new password (a change or a reset) and hash it, counted per address;
+    after a current password checked from a known device, in that device's lane."""
     settings = settings_of(request)
     await take(
         counters_of(request),
@@ -180,8 +253,9 @@ async def new_password_hash(request: Request, password: str, *user_words: str) -
         N_("too many password changes from your address"),
     )
     passwords = passwords_of(request)
-    await passwords.check_strength(password, *user_words)
-    return await passwords.hash(password)
+    lane = request.scope.get(KNOWN_LANE) or stranger_lane(request)
+    await passwords.check_strength(password, *user_words, lane=lane)
+    return await passwords.hash(password, lane=lane)
 
 
 async def restore_language(request: Request, response: Response, user_id: int) -> None:

@@ -3,8 +3,9 @@
 The policy allows scripts only from our own ``/static`` files (no inline script,
 no handler attributes, no other site), so markup that slipped through escaping
 still cannot run. Inline styles stay allowed: they cannot run code, and the pages
-and charts use a few. The API's documentation page (``/api/docs``) is FastAPI's
-Swagger UI, which needs an inline script and its CDN, and gets a policy of its own.
+and charts use a few. One policy for every response: no page is served that needs a
+script from another origin (FastAPI's documentation page, which loaded Swagger UI
+from a CDN, is gone; the schema is at ``/api/openapi.json``).
 
 "Served over https" means the configured base URL is https, or the request came
 in over https (directly, or says a proxy in ``JACKPOT_TRUSTED_PROXIES``: client.py).
@@ -25,12 +26,6 @@ CSP = (
     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     b"form-action 'self'; frame-ancestors 'none'"
-)
-DOCS_CSP = (
-    b"default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    b"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    b"img-src 'self' data: https://fastapi.tiangolo.com; object-src 'none'; "
-    b"base-uri 'none'; frame-ancestors 'none'"
 )
 #: One year, the usual value once a site is known to work over https.
 HSTS = b"max-age=31536000"
@@ -55,10 +50,9 @@ def _secure(value: bytes) -> bytes:
 
 
 class SecurityHeaders:
-    def __init__(self, app: ASGIApp, settings: Settings, docs_path: str | None) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
-        self.docs_path = docs_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,7 +60,6 @@ class SecurityHeaders:
             return
         https = served_over_https(scope, self.settings)
         secure_cookies = https or self.settings.secure_cookies
-        csp = DOCS_CSP if self.docs_path and scope["path"].startswith(self.docs_path) else CSP
 
         async def send_with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
@@ -77,7 +70,7 @@ class SecurityHeaders:
                         for k, v in headers
                     ]
                 headers.extend(COMMON)
-                headers.append((b"content-security-policy", csp))
+                headers.append((b"content-security-policy", CSP))
                 if https:
                     headers.append((b"strict-transport-security", HSTS))
                 msg["headers"] = headers

@@ -175,5 +175,12 @@ def check_form_csrf(request: Request, form: Any) -> None:
         raise forbidden("this form was sent from another site", "cross_site")
     cookie = request.cookies.get(CSRF_COOKIE)
     sent = form.get("csrf_token")
-    if not cookie or not isinstance(sent, str) or not secrets.compare_digest(cookie, sent):
+    # Ours are ASCII; any other text was never a token we set. (compare_digest
+    # takes ASCII text only: other text made it raise, a 500.)
+    if (
+        not cookie
+        or not isinstance(sent, str)
+        or not (cookie.isascii() and sent.isascii())
+        or not secrets.compare_digest(cookie, sent)
+    ):
         raise forbidden("the form has expired; reload the page and send it again", "csrf")

@@ -8,8 +8,9 @@ seconds; inside a write transaction they also held SQLite's one writer. argon2-c
 releases the GIL while it hashes, so a few threads hash in parallel while the loop
 keeps serving. The pool is small (the machine's cores) and its queue bounded: past
 ``queue`` waiting jobs the request is refused with 503 rather than queued for ever.
-Callers hash *before* opening a write transaction and check *after* reading the
-hash, never while holding the writer.
+Who waits where is ``hash_queue.py``'s business: a lane of its own for log-ins from a
+known device, a fair share per address for the rest. Callers hash *before* opening a
+write transaction and check *after* reading the hash, never while holding the writer.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
 from jackpot.i18n import N_
 from jackpot.web.base.errors import ApiError
+from jackpot.web.base.hash_queue import HashQueue, Lane
 
 MIN_LENGTH = 8
 MAX_LENGTH = 200
@@ -122,32 +124,35 @@ def _weakness(password: str, user_words: tuple[str, ...]) -> str | None:
 
 
 class Passwords:
-    """The policy check, hashing and verifying, on ``threads`` worker threads."""
+    """The policy check, hashing and verifying, on ``threads`` worker threads; each
+    job waits in its ``Lane`` (hash_queue.py), ``queue`` places for strangers and
+    ``known_queue`` for known devices."""
 
-    def __init__(self, threads: int | None = None, queue: int = 64) -> None:
+    def __init__(self, threads: int | None = None, queue: int = 64, known_queue: int = 16) -> None:
         threads = threads or min(os.cpu_count() or 2, 4)
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="argon2")
-        self._slots = asyncio.Semaphore(threads + queue)
+        self.queue = HashQueue(threads, queue, known_queue)
 
-    async def _run(self, fn: Any, *args: Any) -> Any:
-        if self._slots.locked():
-            raise ApiError(503, "busy", "the server is busy checking passwords; try again soon")
-        async with self._slots:
+    async def _run(self, lane: Lane, fn: Any, *args: Any) -> Any:
+        async with self.queue.turn(lane):
             return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
-    async def check_strength(self, password: str, *user_words: str) -> None:
+    async def check_strength(self, password: str, *user_words: str, lane: Lane) -> None:
         """422 ``weak_password`` with the reason, for a password we would not accept."""
-        why = await self._run(_weakness, password, tuple(w.lower() for w in user_words))
+        words = tuple(w.lower() for w in user_words)
+        why = await self._run(lane, _weakness, password, words)
         if why is not None:
             raise WeakPassword(why)
 
-    async def hash(self, password: str) -> str:
-        return str(await self._run(_hasher.hash, password))
+    async def hash(self, password: str, lane: Lane) -> str:
+        return str(await self._run(lane, _hasher.hash, password))
 
-    async def verify(self, password_hash: str | None, password: str) -> bool:
+    async def verify(self, password_hash: str | None, password: str, lane: Lane) -> bool:
         """Does ``password`` match? With no hash (no such account) the same work is
         done against a dummy, and the answer is no."""
-        ok = bool(await self._run(_verify, password_hash or _DUMMY_HASH, password[:MAX_LENGTH]))
+        ok = bool(
+            await self._run(lane, _verify, password_hash or _DUMMY_HASH, password[:MAX_LENGTH])
+        )
         return ok and password_hash is not None
 
     def close(self) -> None:

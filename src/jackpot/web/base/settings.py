@@ -149,12 +149,11 @@ class Settings:
     redis_url: str | None = None
     #: Seconds between keep-alive comments on an idle SSE stream.
     sse_keepalive: float = 15.0
-    #: "host:port" that `jackpot serve` listens on (it sets JACKPOT_LISTEN itself).
+    #: "host:port" `jackpot serve` listens on, and its processes (it sets JACKPOT_LISTEN
+    #: and JACKPOT_WORKERS itself).
     listen: str | None = None
-    #: Server processes `jackpot serve` runs (it sets JACKPOT_WORKERS itself).
     workers: int = 1
-    #: Seconds a process trusts who a credential belongs to, where every change to
-    #: one reaches it (identity.share_changes; otherwise one second).
+    #: Seconds a process trusts who a credential is, told of changes (else one second).
     credential_cache_seconds: float = 30.0
     #: Host names the site answers for; empty: the defaults of ``hosts_allowed``.
     allowed_hosts: tuple[str, ...] = ()
@@ -171,15 +170,16 @@ class Settings:
     failure_limit: Rate = Rate(5, 900)
     address_failure_limit: Rate = Rate(20, 900)
     account_failure_ceiling: Rate = Rate(50, 3600)
-    #: Reset requests per client address; reset mails per account.
+    #: Reset requests per client address; reset and confirmation mails per account.
     reset_limit: Rate = Rate(5, 3600)
     reset_mail_limit: Rate = Rate(1, 900)
+    confirm_mail_limit: Rate = Rate(3, 86400)
     #: Threads hashing passwords (0: the machine's cores, at most 4), and how many
-    #: checks may wait for one before the site answers 503.
+    #: checks may wait for one, from strangers and from known devices (hash_queue.py).
     hash_threads: int = 0
     hash_queue: int = 64
-    #: Live-event streams open at once from one client address.
-    streams_per_address: int = 32
+    hash_known_queue: int = 16
+    streams_per_address: int = 32  # live streams and sockets at once per client address
     #: Seconds a connection has for a request's line and headers, then for its body;
     #: the bytes its line and headers may take; HTTP connections open at once from one
     #: client address, not a trusted proxy's (all in http_guard.py).
@@ -194,10 +194,9 @@ class Settings:
     #: Matches waiting or in play at once for one guest, and for one account.
     guest_active_matches: int = 5
     account_active_matches: int = 50
-    #: Guests one client address may create in an hour (in each process).
+    #: Guests one client address may create in an hour (all processes with Redis).
     guests_per_address_hour: int = 20
-    #: Hours a guest that never sat in a match is kept.
-    unused_guest_hours: int = 24
+    unused_guest_hours: int = 24  # a guest that never sat in a match is kept
     #: VAPID private key (PEM, or base64url raw/DER); unset: generated once in var_dir.
     vapid_private_key: str | None = None
     #: The VAPID "sub" claim (mailto: or https:); unset: mailto: the mail sender.
@@ -292,9 +291,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         account_failure_ceiling=rate(env, "JACKPOT_ACCOUNT_FAILURE_CEILING", Rate(50, 3600)),
         reset_limit=rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
         reset_mail_limit=rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
-        commitment_limit=rate(env, "JACKPOT_COMMITMENT_LIMIT", Rate(300, 3600)),
+        confirm_mail_limit=rate(env, "JACKPOT_CONFIRM_MAIL_LIMIT", Rate(3, 86400)),
         hash_threads=whole(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=whole(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
+        hash_known_queue=whole(env, "JACKPOT_HASH_KNOWN_QUEUE", 16, 1, 10_000),
         streams_per_address=whole(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
         header_seconds=number(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
         body_seconds=number(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),
@@ -306,6 +306,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         account_active_matches=whole(env, "JACKPOT_ACCOUNT_ACTIVE_MATCHES", 50, 1, 100_000),
         guests_per_address_hour=whole(env, "JACKPOT_GUESTS_PER_ADDRESS_HOUR", 20, 1, 1_000_000),
         unused_guest_hours=whole(env, "JACKPOT_UNUSED_GUEST_HOURS", 24, 1, 24 * 365),
+        commitment_limit=rate(env, "JACKPOT_COMMITMENT_LIMIT", Rate(300, 3600)),
         vapid_private_key=env.get("JACKPOT_VAPID_PRIVATE_KEY") or None,
         vapid_subject=_vapid_subject(env.get("JACKPOT_VAPID_SUBJECT") or None),
         push_max_subscriptions=whole(env, "JACKPOT_PUSH_MAX_SUBSCRIPTIONS", 10, 1, 100),

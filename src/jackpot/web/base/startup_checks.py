@@ -1,6 +1,6 @@
 """Checks run before the server starts, each failing with one line saying what to do.
 
-The data directory, the database, the outbox and the file limit.
+The data directory, the database, Redis, the outbox, the file limit and the catalogs.
 
 Without them a wrong path or a stopped database surfaced as a traceback from deep
 inside the server's start (or, for the outbox, as a 500 hours later). Each check
@@ -15,9 +15,12 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
+from jackpot.i18n.catalogs import MissingCatalog, check_catalogs
 from jackpot.web.base.db import Database
 from jackpot.web.base.env_values import SettingsError
 from jackpot.web.base.settings import Settings
@@ -25,6 +28,8 @@ from jackpot.web.base.stream_caps import open_file_limit
 
 #: How long reaching the database may take before start-up gives up.
 DB_TIMEOUT = 15.0
+#: How long reaching Redis may take.
+REDIS_TIMEOUT = 5.0
 
 
 def check_var_dir(settings: Settings) -> None:
@@ -144,10 +149,56 @@ def check_database(settings: Settings) -> None:
         raise
 
 
+async def _ping(url: str) -> None:
+    client = aioredis.from_url(
+        url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
+    )
+    try:
+        await asyncio.wait_for(client.ping(), REDIS_TIMEOUT * 2)
+    finally:
+        await client.aclose()
+
+
+def check_redis(settings: Settings) -> None:
+    """With ``JACKPOT_REDIS_URL`` the live events and the limits go through Redis:
+    it must answer now (the bus subscribes before the first request)."""
+    url = settings.redis_url
+    if not url:
+        return
+    try:
+        where = _where(url)
+    except Exception:
+        where = "JACKPOT_REDIS_URL"
+    try:
+        asyncio.run(_ping(url))
+    except (RedisError, OSError, TimeoutError, ValueError) as exc:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SettingsError(
+            f"cannot reach Redis at {where} ({text}): start it, or fix JACKPOT_REDIS_URL "
+            "(unset it to run one process without Redis)"
+        ) from None
+
+
+def check_translations() -> None:
+    """Every language's compiled catalog is there: without one the site answered
+    every visitor of that language with 500s (an install made without compiling
+    them, from a checkout where ``make catalogs`` never ran)."""
+    try:
+        check_catalogs()
+    except MissingCatalog as exc:
+        raise SettingsError(
+            f"{exc.path} is missing, so the site cannot speak {exc.locale!r}: install "
+            "from a wheel built from the repository (the build compiles the catalogs), "
+            "reinstall the checkout (pip install -e .), or run `make catalogs` in it"
+        ) from None
+
+
 def check_all(settings: Settings) -> None:
     """Every check, cheapest first."""
+    check_translations()
     check_var_dir(settings)
     check_file_limit(settings)
     check_outbox(settings)
+    check_redis(settings)
     check_database(settings)
 

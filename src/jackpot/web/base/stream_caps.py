@@ -96,3 +96,10 @@ class CappedStream(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             self._on_close()
+
+
+class EventStream(StreamingResponse):
+    """A stream route's ``response_class``, for its OpenAPI schema, which then says
+    that it answers ``text/event-stream`` (the route returns its ``CappedStream``)."""
+
+    media_type = "text/event-stream"

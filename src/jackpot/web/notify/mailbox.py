@@ -1,7 +1,9 @@
 """One player's due notices, read at once and sorted into send, hold and drop.
 
 What goes out now, what waits for the hourly cap, and what is no longer true (or no
-longer wanted) and is dropped.
+longer wanted) and is dropped. An account whose address is not confirmed gets none
+of it (turn, reminder, end and rematch news, digests): its notices are dropped, and
+only the confirmation mail and reset mails go to the address (confirmations.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base import models as t
 from jackpot.web.base.models_notify import mail_prefs, notices, rematch_offers
 from jackpot.web.notify.compose import FREE_SEAT, Item
+from jackpot.web.notify.confirmations import confirmed
 from jackpot.web.notify.notices import END_KINDS, GRACE
 
 #: At most one mail with turn news per player per hour.
@@ -30,7 +33,8 @@ DEFAULT_MIN_DEADLINE = 3600
 class Mailbox:
     """One player's pending notices and what they refer to, read in one transaction."""
 
-    #: email, name, locale, is_guest, turn_mail, last_digest_at (None: no such player).
+    #: email, name, locale, is_guest, turn_mail, last_digest_at, email_confirmed (None:
+    #: no such player).
     user: Any
     due: Sequence[Any]
     matches: dict[str, Any]
@@ -61,6 +65,7 @@ async def read_mailbox(conn: AsyncConnection, user_id: int, now: datetime) -> Ma
                 t.users.c.is_guest,
                 mail_prefs.c.turn_mail,
                 mail_prefs.c.last_digest_at,
+                confirmed().label("email_confirmed"),
             )
             .join(mail_prefs, mail_prefs.c.user_id == t.users.c.id)
             .where(t.users.c.id == user_id)
@@ -136,7 +141,9 @@ def sort_mailbox(box: Mailbox, now: datetime) -> Sorted:
 def _gather(box: Mailbox) -> Sorted:
     user = box.user
     pref = user.turn_mail if user is not None else "off"
-    can_mail = user is not None and bool(user.email) and not user.is_guest
+    can_mail = (
+        user is not None and bool(user.email) and not user.is_guest and user.email_confirmed
+    )
     out = Sorted()
     for n in box.due:
         match = box.matches.get(n.match_id)

@@ -22,6 +22,7 @@ from jackpot.web.base.models_notify import mail_prefs, notices
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
 from jackpot.web.notify.compose import compose
+from jackpot.web.notify.confirmations import forget_old_confirm_mails, send_confirm_mails
 from jackpot.web.notify.mailbox import Mailbox, Sorted, read_mailbox, sort_mailbox
 from jackpot.web.notify.notices import move_early_reminders
 from jackpot.web.notify.prefs import default_prefs
@@ -59,15 +60,17 @@ async def mail_step(db: Database, settings: Settings, now: datetime | None = Non
 
 
 def mail_steps(db: Database, settings: Settings) -> list[Step]:
-    """notify/'s mail worker as background steps: reset mails and the notices due,
-    every ``MAIL_INTERVAL`` seconds; old notices and reset mails forgotten hourly."""
+    """notify/'s mail worker as background steps: reset and confirmation mails and the
+    notices due, every ``MAIL_INTERVAL`` seconds; old ones forgotten hourly."""
 
     async def send() -> int:
-        return await send_reset_mails(db, settings) + await mail_step(db, settings)
+        sent = await send_reset_mails(db, settings) + await send_confirm_mails(db, settings)
+        return sent + await mail_step(db, settings)
 
     async def forget() -> None:
         await forget_old_notices(db)
         await forget_old_reset_mails(db)
+        await forget_old_confirm_mails(db)
 
     return [Step("mail", MAIL_INTERVAL, send), Step("old notices", 3600, forget)]
 

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from jackpot.i18n import N_, gettext
 from jackpot.web.base import models as t
 from jackpot.web.base.errors import invalid
+from jackpot.web.base.field_rules import one_of
 from jackpot.web.base.forms import form_text, read_form, see_other
 from jackpot.web.base.http import current_actor, db_of, require_actor, settings_of
 from jackpot.web.base.templates import render
@@ -30,7 +31,10 @@ router = APIRouter()
 
 
 class MailSetting(BaseModel):
-    turn_mail: str = Field(description="long (deadlines of an hour or more), all, or off")
+    turn_mail: str = Field(
+        description="long (deadlines of an hour or more), all, or off",
+        json_schema_extra=one_of(*CHOICES),
+    )
 
 
 async def _page(request: Request, ctx: dict[str, Any], status: int = 200) -> Response:

@@ -37,7 +37,7 @@ from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import db_of, require_actor, settings_of
 from jackpot.web.base.models_notify import rematch_offers
-from jackpot.web.base.stream_caps import CappedStream, StreamCaps
+from jackpot.web.base.stream_caps import CappedStream, EventStream, StreamCaps
 from jackpot.web.notify.notices import waiting_turns
 from jackpot.web.notify.user_hub import UserHub
 
@@ -90,7 +90,7 @@ def hub_of(request: Request) -> UserHub:
     return hub
 
 
-@router.get("/api/my/events")
+@router.get("/api/my/events", response_class=EventStream)
 async def my_events(request: Request) -> Response:
     """Server-Sent Events: ``event: waiting`` with ``{"matches": [...], "offers":
     [...]}`` now, and again whenever it changes; a comment line keeps it open."""

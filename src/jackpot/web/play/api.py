@@ -15,6 +15,7 @@ from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import iso, utcnow
+from jackpot.web.base.field_rules import CLIENT_SEED, MINIMUM_SETTING, one_of
 from jackpot.web.base.http import (
     check_same_site,
     current_actor,
@@ -27,7 +28,13 @@ from jackpot.web.base.http import (
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.limits import counters_of, take
 from jackpot.web.base.quotas import active_cap
-from jackpot.web.base.settings import DEFAULT_EXPIRY_SECONDS
+from jackpot.web.base.settings import (
+    DEFAULT_EXPIRY_SECONDS,
+    MAX_DEADLINE_SECONDS,
+    MAX_EXPIRY_SECONDS,
+    MIN_EXPIRY_SECONDS,
+)
+from jackpot.web.base.stream_caps import EventStream
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
 from jackpot.web.matches.store import check_match_id
@@ -43,12 +50,15 @@ router = APIRouter(prefix="/api")
 
 class CreateMatch(BaseModel):
     model_config = STRICT
-    variant: str = "jackpot"
+    variant: str = Field("jackpot", json_schema_extra=one_of("jackpot", "classic"))
     # Strict: true is not a seat count, nor 2.5; "2" is text, not a number.
-    seats: int = Field(2, description="1 (solo practice) to 4", strict=True)
-    bots: int = Field(1, description="how many of the seats are bots: 0 to seats-1", strict=True)
-    deadline_seconds: int = Field(86400, strict=True)
-    client_seed: str | None = None
+    seats: int = Field(2, description="1 (solo practice) to 4", strict=True,
+                       json_schema_extra={"minimum": 1, "maximum": 4})
+    bots: int = Field(1, description="how many of the seats are bots: 0 to seats-1", strict=True,
+                      json_schema_extra={"minimum": 0, "maximum": 3})
+    deadline_seconds: int = Field(86400, strict=True, json_schema_extra={
+        MINIMUM_SETTING: "min_deadline_seconds", "maximum": MAX_DEADLINE_SECONDS})
+    client_seed: str | None = Field(None, json_schema_extra=CLIENT_SEED)
     commitment: str | None = Field(
         None,
         description="the commitment POST /api/commitments gave, shown to the player before "
@@ -61,12 +71,13 @@ class CreateMatch(BaseModel):
         DEFAULT_EXPIRY_SECONDS,
         description="how long it waits for players before it is called off: 3600 to 2592000",
         strict=True,
+        json_schema_extra={"minimum": MIN_EXPIRY_SECONDS, "maximum": MAX_EXPIRY_SECONDS},
     )
 
 
 class JoinMatch(BaseModel):
     model_config = STRICT
-    client_seed: str | None = None
+    client_seed: str | None = Field(None, json_schema_extra=CLIENT_SEED)
 
 
 class AutoplayBody(BaseModel):
@@ -145,7 +156,7 @@ async def list_matches(request: Request) -> dict[str, Any]:
         return {"matches": await lobby_matches(conn)}
 
 
-@router.get("/lobby/events")
+@router.get("/lobby/events", response_class=EventStream)
 async def lobby_events(request: Request) -> Response:
     """A ping each time the lobby's list may have changed (play/lobby_live.py)."""
     return await lobby_stream(request)
@@ -230,7 +241,7 @@ async def seats(match_id: str, request: Request) -> dict[str, Any]:
     return {"seats": seat_links(found)}
 
 
-@router.get("/matches/{match_id}/events")
+@router.get("/matches/{match_id}/events", response_class=EventStream)
 async def events(match_id: str, request: Request) -> Response:
     """Server-Sent Events; resumes after ``Last-Event-ID`` (or ``?last_event_id=``)."""
     return await event_stream(request, match_id)

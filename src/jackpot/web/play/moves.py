@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.db import Database
+from jackpot.web.base.field_rules import one_of
 from jackpot.web.base.http import db_of, require_actor
 from jackpot.web.base.identity import Actor
 from jackpot.web.matches.views import public_state
@@ -30,13 +31,23 @@ STRICT = ConfigDict(extra="forbid")
 class ThrowBody(BaseModel):
     model_config = STRICT
     dice: int | None = Field(
-        None, description="1 or 2 (one die only in Classic with 7-9 down)", strict=True
+        None,
+        description="1 or 2 (one die only in Classic with 7-9 down)",
+        strict=True,
+        json_schema_extra=one_of(1, 2, nullable=True),
     )
 
 
 class CoverBody(BaseModel):
     model_config = STRICT
-    tiles: list[StrictInt]
+    tiles: list[StrictInt] = Field(
+        json_schema_extra={
+            "minItems": 1,
+            "maxItems": 4,
+            "uniqueItems": True,
+            "items": {"type": "integer", "minimum": 1, "maximum": 9},
+        }
+    )
 
 
 async def commit_move(

@@ -36,6 +36,7 @@ from jackpot import fair
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden
+from jackpot.web.base.field_rules import CLIENT_SEED
 from jackpot.web.base.http import current_actor, db_of, require_actor
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_commitments import rematch_seeds
@@ -51,7 +52,9 @@ router = APIRouter(prefix="/api")
 
 class RematchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")  # as the other play bodies (api.STRICT)
-    client_seed: str | None = Field(None, description="your seed for the new match (1-64 chars)")
+    client_seed: str | None = Field(
+        None, description="your seed for the new match (1-64 chars)", json_schema_extra=CLIENT_SEED
+    )
     commitment: str | None = Field(
         None,
         description="offering: a commitment from POST /api/commitments, the new match's "

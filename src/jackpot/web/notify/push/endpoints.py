@@ -4,10 +4,13 @@ A push endpoint is a URL a browser hands us and the server later POSTs to, so
 without a check anyone could point the push worker at the cloud's metadata service
 or a database on the private network. An endpoint must be https, and its host
 must resolve to public addresses only (no loopback, private, link-local, shared,
-multicast or reserved ones). It is checked when stored, and again when sent to:
-the DNS answer may have changed meanwhile, and the sender's resolver refuses such
-addresses at connect time too (``PublicResolver``), so what is connected to is
-what was checked. ``JACKPOT_PUSH_ALLOW_LOCAL=true`` also lets http://127.0.0.1
+multicast or reserved ones), and not to an IPv6 address that carries an IPv4 one
+inside (``EMBEDS_IPV4``: NAT64, 6to4, Teredo, IPv4-compatible and -mapped), which
+Python's ``is_global`` calls public: behind a NAT64 gateway ``64:ff9b::a9fe:a9fe``
+is the cloud's metadata service. Port 0 is refused too. It is checked when
+stored, and again when sent to: the DNS answer may have changed meanwhile, and the
+sender's resolver refuses such addresses at connect time too (``PublicResolver``),
+so what is connected to is what was checked. ``JACKPOT_PUSH_ALLOW_LOCAL=true`` also lets http://127.0.0.1
 and http://localhost through, for tests and demos.
 """
 
@@ -26,6 +29,22 @@ from jackpot.web.base.errors import ApiError
 from jackpot.web.base.models_push import MAX_ENDPOINT
 
 LOCAL_NAMES = {"localhost", "127.0.0.1", "::1"}
+#: Special-purpose IPv6 ranges whose addresses stand for an IPv4 address, which a
+#: gateway on the path may reach on the private network: NAT64 (RFC 6052), local-use
+#: NAT64 (RFC 8215), 6to4 (RFC 3056), IPv4-compatible and IPv4-mapped (RFC 4291),
+#: IPv4-translated (RFC 6145) and Teredo (RFC 4380). No push service lives there.
+EMBEDS_IPV4 = tuple(
+    ipaddress.IPv6Network(net)
+    for net in (
+        "64:ff9b::/96",
+        "64:ff9b:1::/48",
+        "2002::/16",
+        "::/96",
+        "::ffff:0:0/96",
+        "::ffff:0:0:0/96",
+        "2001::/32",
+    )
+)
 
 
 class EndpointRefused(ApiError):
@@ -43,8 +62,8 @@ class EndpointUnresolved(EndpointRefused):
 
 def _public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address) and any(ip in net for net in EMBEDS_IPV4):
+        return False
     return ip.is_global and not ip.is_multicast
 
 
@@ -71,6 +90,8 @@ def parse(endpoint: str, allow_local: bool) -> tuple[str, int]:
         raise EndpointRefused(N_("the push endpoint must not carry a user name or password"))
     if parts.fragment:
         raise EndpointRefused(N_("the push endpoint must not have a #fragment"))
+    if port == 0:
+        raise EndpointRefused(N_("the push endpoint's port must not be 0"))
     local_ok = allow_local and host in LOCAL_NAMES
     if parts.scheme != "https" and not (local_ok and parts.scheme == "http"):
         raise EndpointRefused(N_("the push endpoint must be an https:// URL"))

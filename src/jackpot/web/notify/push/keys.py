@@ -32,13 +32,37 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _from_text(text: str, where: str) -> Vapid02:
+def _from_text(text: str, where: str, fix: str) -> Vapid02:
     try:
         if "-----BEGIN" in text:
             return Vapid02.from_pem(text.strip().encode())
         return Vapid02.from_string(text.strip())
-    except Exception as exc:
-        raise SettingsError(f"{where} is not a P-256 private key (PEM or base64url)") from exc
+    except Exception:
+        raise SettingsError(
+            f"{where} is not a P-256 private key (PEM or base64url): {fix}"
+        ) from None
+
+
+#: What to do about an unusable key, by where it came from.
+SETTING_FIX = (
+    "set JACKPOT_VAPID_PRIVATE_KEY to the key every process shares, or unset it to use "
+    f"the one kept in JACKPOT_VAR_DIR/{KEY_FILE}"
+)
+FILE_FIX = (
+    "restore the file from a backup (browsers are subscribed to its key), or move it away "
+    "to have a new one made (every browser must then turn push notifications on again)"
+)
+
+
+def _read_file(path: Path) -> Vapid02:
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot read the Web Push key file {str(path)!r} ({exc.strerror or exc}): "
+            "make it a readable file for this user"
+        ) from None
+    return _from_text(text, f"the Web Push key file {str(path)!r}", FILE_FIX)
 
 
 def _generate(path: Path) -> Vapid02:
@@ -46,17 +70,23 @@ def _generate(path: Path) -> Vapid02:
     never replaces a file): then everybody uses that one."""
     fresh = Vapid02()
     fresh.generate_keys()
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{KEY_FILE}.{os.getpid()}.tmp")
-    tmp.write_bytes(fresh.private_pem())
-    tmp.chmod(0o600)
     try:
-        os.link(tmp, path)
-    except FileExistsError:
-        pass
-    finally:
-        tmp.unlink()
-    return _from_text(path.read_text(), str(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(fresh.private_pem())
+        tmp.chmod(0o600)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot create the Web Push key file {str(path)!r} ({exc.strerror or exc}): "
+            "make JACKPOT_VAR_DIR writable for this user, or set JACKPOT_VAPID_PRIVATE_KEY"
+        ) from None
+    return _read_file(path)
 
 
 def vapid_key(settings: Settings) -> Vapid02:
@@ -67,10 +97,11 @@ def vapid_key(settings: Settings) -> Vapid02:
         if found is not None:
             return found
         if settings.vapid_private_key:
-            key = _from_text(settings.vapid_private_key, "JACKPOT_VAPID_PRIVATE_KEY")
+            key = _from_text(settings.vapid_private_key, "JACKPOT_VAPID_PRIVATE_KEY", SETTING_FIX)
         else:
             path = settings.var_dir / KEY_FILE
-            key = _from_text(path.read_text(), str(path)) if path.exists() else _generate(path)
+            exists = path.exists() or path.is_symlink()
+            key = _read_file(path) if exists else _generate(path)
         _cache[cache_key] = key
         return key
 

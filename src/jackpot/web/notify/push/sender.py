@@ -22,13 +22,10 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import time
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 import aiohttp
-from pywebpush import WebPusher
 from sqlalchemy import and_, delete, exists, or_, select, update
 
 from jackpot.i18n import use_locale
@@ -42,8 +39,7 @@ from jackpot.web.base.steps import Step
 from jackpot.web.notify.mailbox import ending, offer_open, still_true
 from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.notices import END_KINDS, GRACE, GRACE_SHARE, grace, move_early_reminders
-from jackpot.web.notify.push import endpoints
-from jackpot.web.notify.push.keys import subject, vapid_key
+from jackpot.web.notify.push.delivery import REFUSED, client_session, send_one
 from jackpot.web.notify.push.messages import About, payload
 
 log = logging.getLogger("jackpot.push")
@@ -51,13 +47,8 @@ log = logging.getLogger("jackpot.push")
 BATCH = 100
 #: A notice found later than this (the worker was down) is no longer pushed.
 TOO_LATE = timedelta(days=1)
-#: How long a push service keeps a push for a browser that is offline.
-TTL = 86400
 #: The push services' answers that mean the subscription is gone for good.
 GONE = {404, 410}
-#: ``_send_one``'s answer for an endpoint that failed the check at send time.
-REFUSED = -1
-SEND_TIMEOUT = 10.0
 #: How often the push worker looks for due notices.
 PUSH_INTERVAL = 5.0
 KEEP_SENDS = timedelta(days=30)
@@ -230,55 +221,6 @@ async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[i
     )
 
 
-def _request(settings: Settings, browser: Any, data: bytes, about: About) -> dict[str, Any]:
-    """The encrypted body (aes128gcm, RFC 8291) and headers (VAPID, RFC 8292)."""
-    info = {"endpoint": browser.endpoint, "keys": {"p256dh": browser.p256dh, "auth": browser.auth}}
-    body = WebPusher(info).encode(data, "aes128gcm")["body"]
-    parts = urlsplit(browser.endpoint)
-    claims = {
-        "aud": f"{parts.scheme}://{parts.netloc}",
-        "sub": subject(settings),
-        # The token's life is the real clock's business, whatever the worker's ``now``.
-        "exp": int(time.time()) + 12 * 3600,
-    }
-    headers = {
-        **vapid_key(settings).sign(claims),
-        "Content-Encoding": "aes128gcm",
-        "Content-Type": "application/octet-stream",
-        "TTL": str(TTL),
-        "Urgency": "high" if about.kind == "reminder" else "normal",
-        # An undelivered push about the same match is replaced, not stacked.
-        "Topic": about.match_id.replace("_", "-")[:32],
-    }
-    return {"data": body, "headers": headers}
-
-
-async def _send_one(
-    session: aiohttp.ClientSession, settings: Settings, browser: Any, data: bytes, about: About
-) -> tuple[int, str]:
-    """The push service's HTTP status, or REFUSED (the endpoint is not public any
-    more) or 0 (no answer, or no DNS answer: retried), with what went wrong."""
-    try:
-        await endpoints.check(browser.endpoint, settings.push_allow_local)
-    except endpoints.EndpointUnresolved as exc:
-        return 0, str(exc)  # DNS may be back on the next try
-    except endpoints.EndpointRefused as exc:
-        return REFUSED, str(exc)
-    req = _request(settings, browser, data, about)
-    try:
-        async with session.post(
-            browser.endpoint,
-            data=req["data"],
-            headers=req["headers"],
-            allow_redirects=False,
-            timeout=aiohttp.ClientTimeout(total=SEND_TIMEOUT),
-        ) as resp:
-            await resp.read()
-            return resp.status, f"the push service answered {resp.status}"
-    except Exception as exc:  # any failure of the network: retry later
-        return 0, f"{type(exc).__name__}: {exc}"
-
-
 async def _push(
     db: Database, settings: Settings, key: str, now: datetime, session: aiohttp.ClientSession
 ) -> bool:
@@ -300,7 +242,7 @@ async def _push(
         # The account's language, as for its mails; else the page's when registered.
         with use_locale(locale or browser.lang):
             data = json.dumps(payload(about, now)).encode()
-        status, problem = await _send_one(session, settings, browser, data, about)
+        status, problem = await send_one(session, settings, browser, data, about)
         if 200 <= status < 300:
             ok.append(browser.id)
         elif status in GONE or status == REFUSED:
@@ -338,15 +280,6 @@ async def _push(
             values.update(status="sent", attempts=push_sends.c.attempts + 1)
         await conn.execute(update(push_sends).where(push_sends.c.key == key).values(**values))
     return bool(ok)
-
-
-def client_session(settings: Settings) -> aiohttp.ClientSession:
-    """HTTP to push services: only public addresses (``endpoints.PublicResolver``),
-    no proxy from the environment, no redirects (per request)."""
-    connector = aiohttp.TCPConnector(
-        resolver=endpoints.PublicResolver(settings.push_allow_local), limit=20
-    )
-    return aiohttp.ClientSession(connector=connector, trust_env=False)
 
 
 async def push_step(db: Database, settings: Settings, now: datetime | None = None) -> int:
