@@ -1,15 +1,14 @@
-// The lobby, live: when the open matches change (a ping on /api/lobby/events, sent by
+// The lobby, live (static/live-section.js): when the open matches change (a ping on /api/lobby/events, sent by
 // play/lobby_live.py), the page fetches itself again and puts in the new #lobby-list.
 // It fetches too each time the stream (re)connects, so a change made while it was
 // away is not missed. Focus on a link that is still there stays on it; a screen
 // reader hears the new number of open matches, politely, when it changes.
 import { tn } from "./i18n.js";
+import { followSection } from "./live-section.js";
 import { localTimes } from "./local-times.js";
 
 const list = document.getElementById("lobby-list");
 const status = document.getElementById("lobby-status");
-let busy = false;
-let again = false;
 
 function swap(fresh) {
   const active = document.activeElement;
@@ -29,33 +28,4 @@ function swap(fresh) {
   }
 }
 
-async function refresh() {
-  if (busy) {
-    again = true;
-    return;
-  }
-  busy = true;
-  try {
-    const r = await fetch(location.pathname, { headers: { accept: "text/html" }, cache: "no-store" });
-    if (r.ok) {
-      const doc = new DOMParser().parseFromString(await r.text(), "text/html");
-      const fresh = doc.getElementById("lobby-list");
-      if (fresh) swap(fresh);
-    }
-  } catch {
-    // Offline for a moment: the stream's reconnection fetches again.
-  } finally {
-    busy = false;
-    list.dataset.fetched = String(Number(list.dataset.fetched || 0) + 1);
-  }
-  if (again) {
-    again = false;
-    refresh();
-  }
-}
-
-if (list) {
-  const stream = new EventSource("/api/lobby/events");
-  stream.addEventListener("open", refresh);
-  stream.addEventListener("lobby", refresh);
-}
+if (list) followSection(list, "/api/lobby/events", "lobby", swap);

@@ -2,6 +2,7 @@
 // its result with the place on the day's board and par once the day has closed, and a
 // share text that gives nothing away about the dice (one mark per turn). match.js
 // calls these when the state says "daily"; the words are match-words-daily.js's.
+import { copyButton } from "./copy-field.js";
 import { D } from "./match-words-daily.js";
 import { formatNumber } from "./i18n.js";
 
@@ -75,23 +76,5 @@ export function setUpShare() {
   const button = document.getElementById("share-copy");
   const status = document.getElementById("share-status");
   if (!field || !button || !status) return;
-  const say = (words) => {
-    status.textContent = "";
-    setTimeout(() => { status.textContent = words; }, 100);
-  };
-  button.hidden = false;
-  button.addEventListener("click", async () => {
-    if (navigator.clipboard && window.isSecureContext) {
-      try {
-        await navigator.clipboard.writeText(field.value);
-        say(D.copied);
-        return;
-      } catch { /* not allowed here: select it instead */ }
-    }
-    field.focus();
-    field.select();
-    let copied = false;
-    try { copied = document.execCommand("copy"); } catch { copied = false; }
-    say(copied ? D.copied : D.selected);
-  });
+  copyButton(field, button, status, D);
 }

@@ -25,8 +25,9 @@ from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.models_notify import notices
 from jackpot.web.notify import listeners, mailer
-from jackpot.web.notify.mailer import backoff, mail_step
+from jackpot.web.notify.mailer import mail_step
 from jackpot.web.notify.notices import GRACE, grace
+from jackpot.web.notify.outbox import backoff
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
 from jackpot.web.notify.push.sender import push_step
 from jackpot.web.play.move_plan import MovePlan

@@ -30,8 +30,8 @@ from jackpot.web.base.db import Database
 from jackpot.web.base.models import users
 from jackpot.web.base.models_notify import notices
 from jackpot.web.base.models_push import push_sends
-from jackpot.web.notify.mailer import backoff
 from jackpot.web.notify.notices import GRACE
+from jackpot.web.notify.outbox import backoff
 from jackpot.web.notify.push.sender import push_step
 
 

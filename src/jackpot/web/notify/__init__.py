@@ -32,7 +32,7 @@ not told that the others have moved times out. The design:
   fifth of the throw's time when that is shorter (``notices.grace``), so a mail for
   a short deadline still comes while there is time to act on it.
 * A failed send is retried with exponential backoff, and given up after
-  ``mailer.MAX_ATTEMPTS``. If a sweeper dies between handing a mail to the server and
+  ``outbox.MAX_ATTEMPTS``. If a sweeper dies between handing a mail to the server and
   marking it sent, the lease runs out and the mail is sent again: at least once on
   a crash, exactly once otherwise; SMTP offers nothing better.
 """

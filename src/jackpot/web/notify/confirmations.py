@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
+from sqlalchemy import and_, delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale, gettext, use_locale
@@ -37,14 +37,12 @@ from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
 from jackpot.web.base.models_confirm import confirm_mails, confirmed_emails
 from jackpot.web.base.settings import Settings
+from jackpot.web.notify.outbox import claim, failed_send, mark_sent, send_due
 
 log = logging.getLogger("jackpot.confirm")
 
 #: How long a confirmation link works.
 CONFIRM_VALID = timedelta(days=7)
-LEASE = timedelta(minutes=5)
-MAX_ATTEMPTS = 8
-BATCH = 50
 #: Rows are kept this long: a link's life, and the per-account limit's window.
 KEEP = CONFIRM_VALID + timedelta(days=1)
 
@@ -116,22 +114,8 @@ def compose(settings: Settings, name: str, token: str, locale: str | None) -> tu
         return gettext("Confirm your address for Jackpot"), body + "\n"
 
 
-async def _claim(db: Database, row_id: int, now: datetime) -> bool:
-    async with db.write() as conn:
-        res = await conn.execute(
-            update(confirm_mails)
-            .where(
-                confirm_mails.c.id == row_id,
-                confirm_mails.c.status == "pending",
-                or_(confirm_mails.c.lease_until.is_(None), confirm_mails.c.lease_until < now),
-            )
-            .values(lease_until=now + LEASE)
-        )
-        return res.rowcount == 1
-
-
 async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime) -> bool:
-    if not await _claim(db, row_id, now):
+    if not await claim(db, confirm_mails, row_id, now):
         return False  # another worker has it
     token = secrets.token_urlsafe(32)
     async with db.write() as conn:
@@ -167,7 +151,6 @@ async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime
         await send_mail(settings, row.email, subject, body)
     except Exception as exc:  # any failure of the mail server: retry later
         log.warning("confirmation mail %s failed: %s", row_id, exc)
-        attempts = row.attempts + 1
         async with db.write() as conn:
             await conn.execute(
                 update(confirm_mails)
@@ -175,46 +158,21 @@ async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime
                 .values(
                     token_hash=None,  # the link never reached anybody
                     expires_at=None,
-                    attempts=attempts,
-                    lease_until=None,
-                    send_after=now + timedelta(seconds=min(60 * 2 ** (attempts - 1), 3600)),
-                    status="failed" if attempts >= MAX_ATTEMPTS else "pending",
-                    error=str(exc)[:200],
+                    **failed_send(row.attempts + 1, exc, now),
                 )
             )
         return False
-    async with db.write() as conn:
-        await conn.execute(
-            update(confirm_mails)
-            .where(confirm_mails.c.id == row_id)
-            .values(status="sent", lease_until=None, attempts=row.attempts + 1)
-        )
+    await mark_sent(db, confirm_mails, row_id, row.attempts + 1)
     return True
 
 
 async def send_confirm_mails(db: Database, settings: Settings, now: datetime | None = None) -> int:
     """Send the confirmation mails that are due; returns how many this worker sent."""
     now = now or utcnow()
-    async with db.read() as conn:
-        due = (
-            await conn.execute(
-                select(confirm_mails.c.id)
-                .where(
-                    confirm_mails.c.status == "pending",
-                    confirm_mails.c.send_after <= now,
-                    or_(confirm_mails.c.lease_until.is_(None), confirm_mails.c.lease_until < now),
-                )
-                .order_by(confirm_mails.c.id)
-                .limit(BATCH)
-            )
-        ).all()
-    sent = 0
-    for (row_id,) in due:
-        try:
-            sent += await _send_one(db, settings, row_id, now)
-        except Exception:  # one mail's trouble must not stop the others
-            log.exception("confirmation mail %s failed", row_id)
-    return sent
+    return await send_due(
+        db, confirm_mails, now, lambda row_id: _send_one(db, settings, row_id, now),
+        "confirmation mail",
+    )
 
 
 def _usable(token: str, now: datetime) -> Any:

@@ -25,24 +25,18 @@ from jackpot.web.notify.compose import compose
 from jackpot.web.notify.confirmations import forget_old_confirm_mails, send_confirm_mails
 from jackpot.web.notify.mailbox import Mailbox, Sorted, read_mailbox, sort_mailbox
 from jackpot.web.notify.notices import move_early_reminders
+from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.prefs import default_prefs
 from jackpot.web.notify.resets import forget_old_reset_mails, send_reset_mails
 
 log = logging.getLogger("jackpot.notify")
 
 #: How long a sweeper may hold a player's claim while it builds and sends one mail.
-LEASE = timedelta(minutes=5)
-MAX_ATTEMPTS = 8
 BATCH = 100
 #: How often the mail worker looks for due mail; reminders need no finer timing.
 MAIL_INTERVAL = 5.0
 #: Sent and dropped notices are kept this long (to answer "did I get mailed?").
 KEEP_NOTICES = timedelta(days=30)
-
-
-def backoff(attempts: int) -> timedelta:
-    """Wait after the ``attempts``-th failure: 1, 2, 4 ... minutes, at most an hour."""
-    return timedelta(seconds=min(60 * 2 ** max(attempts - 1, 0), 3600))
 
 
 async def mail_step(db: Database, settings: Settings, now: datetime | None = None) -> int:

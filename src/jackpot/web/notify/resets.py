@@ -18,7 +18,7 @@ import logging
 import secrets
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale, gettext, use_locale
@@ -29,14 +29,12 @@ from jackpot.web.base.env_values import Rate
 from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
 from jackpot.web.base.settings import Settings
+from jackpot.web.notify.outbox import claim, failed_send, mark_sent, send_due
 
 log = logging.getLogger("jackpot.resets")
 
 #: How long a reset link works.
 RESET_VALID = timedelta(hours=1)
-LEASE = timedelta(minutes=5)
-MAX_ATTEMPTS = 8
-BATCH = 50
 #: Sent and failed rows are kept this long (the per-account limit reads them).
 KEEP = timedelta(days=2)
 
@@ -81,22 +79,8 @@ def compose(settings: Settings, name: str, token: str, locale: str | None) -> tu
         return gettext("Reset your Jackpot password"), body + "\n"
 
 
-async def _claim(db: Database, row_id: int, now: datetime) -> bool:
-    async with db.write() as conn:
-        res = await conn.execute(
-            update(t.reset_mails)
-            .where(
-                t.reset_mails.c.id == row_id,
-                t.reset_mails.c.status == "pending",
-                or_(t.reset_mails.c.lease_until.is_(None), t.reset_mails.c.lease_until < now),
-            )
-            .values(lease_until=now + LEASE)
-        )
-        return res.rowcount == 1
-
-
 async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime) -> bool:
-    if not await _claim(db, row_id, now):
+    if not await claim(db, t.reset_mails, row_id, now):
         return False  # another worker has it
     token = secrets.token_urlsafe(32)
     secret_hash = token_hash(token)
@@ -129,7 +113,6 @@ async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime
         await send_mail(settings, row.email, subject, body)
     except Exception as exc:  # any failure of the mail server: retry later
         log.warning("reset mail %s failed: %s", row_id, exc)
-        attempts = row.attempts + 1
         async with db.write() as conn:
             await conn.execute(
                 delete(t.password_resets).where(t.password_resets.c.token_hash == secret_hash)
@@ -137,47 +120,19 @@ async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime
             await conn.execute(
                 update(t.reset_mails)
                 .where(t.reset_mails.c.id == row_id)
-                .values(
-                    attempts=attempts,
-                    lease_until=None,
-                    send_after=now + timedelta(seconds=min(60 * 2 ** (attempts - 1), 3600)),
-                    status="failed" if attempts >= MAX_ATTEMPTS else "pending",
-                    error=str(exc)[:200],
-                )
+                .values(**failed_send(row.attempts + 1, exc, now))
             )
         return False
-    async with db.write() as conn:
-        await conn.execute(
-            update(t.reset_mails)
-            .where(t.reset_mails.c.id == row_id)
-            .values(status="sent", lease_until=None, attempts=row.attempts + 1)
-        )
+    await mark_sent(db, t.reset_mails, row_id, row.attempts + 1)
     return True
 
 
 async def send_reset_mails(db: Database, settings: Settings, now: datetime | None = None) -> int:
     """Send the reset mails that are due; returns how many this worker sent."""
     now = now or utcnow()
-    async with db.read() as conn:
-        due = (
-            await conn.execute(
-                select(t.reset_mails.c.id)
-                .where(
-                    t.reset_mails.c.status == "pending",
-                    t.reset_mails.c.send_after <= now,
-                    or_(t.reset_mails.c.lease_until.is_(None), t.reset_mails.c.lease_until < now),
-                )
-                .order_by(t.reset_mails.c.id)
-                .limit(BATCH)
-            )
-        ).all()
-    sent = 0
-    for (row_id,) in due:
-        try:
-            sent += await _send_one(db, settings, row_id, now)
-        except Exception:  # one mail's trouble must not stop the others
-            log.exception("reset mail %s failed", row_id)
-    return sent
+    return await send_due(
+        db, t.reset_mails, now, lambda row_id: _send_one(db, settings, row_id, now), "reset mail"
+    )
 
 
 async def forget_old_reset_mails(db: Database, now: datetime | None = None) -> None:

@@ -37,8 +37,8 @@ from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
 from jackpot.web.notify.mailbox import ending, offer_open, still_true
-from jackpot.web.notify.mailer import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.notices import END_KINDS, GRACE, GRACE_SHARE, grace, move_early_reminders
+from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.push.delivery import REFUSED, client_session, send_one
 from jackpot.web.notify.push.messages import About, payload
 
