@@ -40,8 +40,27 @@ from jackpot.strategy.strength import Strength
 Choice = Option | int
 
 
+class ReadsChances:
+    """An option's or a position's ``chances``, read through as its own figures."""
+
+    __slots__ = ()
+    chances: Chances
+
+    @property
+    def p_win(self) -> Fraction:
+        return self.chances.p_win
+
+    @property
+    def p_draw(self) -> Fraction:
+        return self.chances.p_draw
+
+    @property
+    def equity(self) -> Fraction:
+        return self.chances.equity
+
+
 @dataclass(frozen=True, slots=True)
-class OptionOdds:
+class OptionOdds(ReadsChances):
     """One option, valued: for the turn (``p_shut``, ``expected_score``: the solver's
     best from what it leaves) and for the match (``chances``)."""
 
@@ -58,21 +77,9 @@ class OptionOdds:
     def dice_count(self) -> int | None:
         return self.choice if isinstance(self.choice, int) else None
 
-    @property
-    def p_win(self) -> Fraction:
-        return self.chances.p_win
-
-    @property
-    def p_draw(self) -> Fraction:
-        return self.chances.p_draw
-
-    @property
-    def equity(self) -> Fraction:
-        return self.chances.equity
-
 
 @dataclass(frozen=True, slots=True)
-class PositionOdds:
+class PositionOdds(ReadsChances):
     """The position of the seat now playing, valued.
 
     ``decision``: what the seat must choose now ("cover": ``options`` are the throw's
@@ -92,18 +99,6 @@ class PositionOdds:
     chances: Chances
     options: tuple[OptionOdds, ...]
     best: OptionOdds | None
-
-    @property
-    def p_win(self) -> Fraction:
-        return self.chances.p_win
-
-    @property
-    def p_draw(self) -> Fraction:
-        return self.chances.p_draw
-
-    @property
-    def equity(self) -> Fraction:
-        return self.chances.equity
 
     def option(self, choice: Choice) -> OptionOdds:
         key: Choice = choice if isinstance(choice, int) else tuple(sorted(choice))

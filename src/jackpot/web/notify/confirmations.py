@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy import and_, delete, exists, func, insert, select, update
+from sqlalchemy import and_, delete, exists, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale, gettext, use_locale
@@ -37,7 +37,7 @@ from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
 from jackpot.web.base.models_confirm import confirm_mails, confirmed_emails
 from jackpot.web.base.settings import Settings
-from jackpot.web.notify.outbox import claim, failed_send, mark_sent, send_due
+from jackpot.web.notify.outbox import claim, failed_send, mark_sent, queue, send_due
 
 log = logging.getLogger("jackpot.confirm")
 
@@ -72,24 +72,7 @@ async def queue_confirm_mail(
 ) -> bool:
     """A confirmation mail for the account's address, unless ``limit`` mails were
     queued for the account within its window; True if one was queued."""
-    if limit is not None:
-        since = now - timedelta(seconds=limit.window)
-        recent = (
-            await conn.execute(
-                select(func.count())
-                .select_from(confirm_mails)
-                .where(confirm_mails.c.user_id == user_id, confirm_mails.c.created_at > since)
-            )
-        ).scalar_one()
-        if recent >= limit.count:
-            return False
-    await conn.execute(
-        insert(confirm_mails).values(
-            user_id=user_id, email=email, created_at=now, status="pending", attempts=0,
-            send_after=now, used=False,
-        )
-    )
-    return True
+    return await queue(conn, confirm_mails, user_id, limit, now, email=email, used=False)
 
 
 def compose(settings: Settings, name: str, token: str, locale: str | None) -> tuple[str, str]:

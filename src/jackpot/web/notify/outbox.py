@@ -16,9 +16,11 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, or_, select, update
+from sqlalchemy import ColumnElement, Table, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.db import Database
+from jackpot.web.base.env_values import Rate
 
 LEASE = timedelta(minutes=5)
 MAX_ATTEMPTS = 8
@@ -36,6 +38,32 @@ def backoff(attempts: int) -> timedelta:
 def unleased(table: Table, now: datetime) -> ColumnElement[bool]:
     """Rows no worker holds at ``now``."""
     return or_(table.c.lease_until.is_(None), table.c.lease_until < now)
+
+
+async def queue(
+    conn: AsyncConnection, table: Table, user_id: int, limit: Rate | None, now: datetime,
+    **values: Any,
+) -> bool:
+    """A row for the account's next mail, unless ``limit`` rows were queued for it
+    within the limit's window already; True if one was queued."""
+    if limit is not None:
+        since = now - timedelta(seconds=limit.window)
+        recent = (
+            await conn.execute(
+                select(func.count())
+                .select_from(table)
+                .where(table.c.user_id == user_id, table.c.created_at > since)
+            )
+        ).scalar_one()
+        if recent >= limit.count:
+            return False
+    await conn.execute(
+        insert(table).values(
+            user_id=user_id, created_at=now, status="pending", attempts=0, send_after=now,
+            **values,
+        )
+    )
+    return True
 
 
 async def claim(db: Database, table: Table, row_id: int, now: datetime) -> bool:

@@ -18,7 +18,7 @@ import logging
 import secrets
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale, gettext, use_locale
@@ -29,7 +29,7 @@ from jackpot.web.base.env_values import Rate
 from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
 from jackpot.web.base.settings import Settings
-from jackpot.web.notify.outbox import claim, failed_send, mark_sent, send_due
+from jackpot.web.notify.outbox import claim, failed_send, mark_sent, queue, send_due
 
 log = logging.getLogger("jackpot.resets")
 
@@ -44,22 +44,7 @@ async def queue_reset_mail(
 ) -> bool:
     """A reset mail for the account, unless ``limit`` mails were queued for it within
     the window already; True if one was queued."""
-    since = now - timedelta(seconds=limit.window)
-    recent = (
-        await conn.execute(
-            select(func.count())
-            .select_from(t.reset_mails)
-            .where(t.reset_mails.c.user_id == user_id, t.reset_mails.c.created_at > since)
-        )
-    ).scalar_one()
-    if recent >= limit.count:
-        return False
-    await conn.execute(
-        insert(t.reset_mails).values(
-            user_id=user_id, created_at=now, status="pending", attempts=0, send_after=now
-        )
-    )
-    return True
+    return await queue(conn, t.reset_mails, user_id, limit, now)
 
 
 def compose(settings: Settings, name: str, token: str, locale: str | None) -> tuple[str, str]:

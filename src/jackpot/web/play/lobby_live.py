@@ -13,16 +13,12 @@ freshness until the next one, and a page fetches the list each time its stream
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.bus import bursts, is_closed
-from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import publish_on_commit
-from jackpot.web.base.http import bus_of, settings_of
-from jackpot.web.base.stream_caps import CappedStream, StreamCaps
+from jackpot.web.base.ping_stream import ping_stream
+from jackpot.web.base.stream_caps import CappedStream
 
 #: The bus channel of lobby pings.
 LOBBY = "lobby"
@@ -34,29 +30,5 @@ def ping_lobby(conn: AsyncConnection) -> None:
 
 
 async def lobby_stream(request: Request) -> CappedStream:
-    """One ``lobby`` frame per burst of changes; a comment line keeps it open. It
-    counts among the caller's open streams, as a match's does (base/stream_caps.py)."""
-    keepalive = settings_of(request).sse_keepalive
-    caps: StreamCaps = request.app.state.stream_caps
-    address = client_bucket(request)
-    caps.acquire(address)
-    sub = bus_of(request).subscribe(LOBBY)
-
-    async def gen() -> AsyncIterator[str]:
-        try:
-            yield "retry: 2000\n\n"
-            async for burst in bursts(sub.queue, keepalive):  # a burst of pings: one fetch
-                if burst is None:
-                    yield ": keep-alive\n\n"
-                elif any(is_closed(ev) for ev in burst):
-                    return
-                else:
-                    yield "event: lobby\ndata: {}\n\n"
-        finally:
-            sub.close()
-
-    def ended() -> None:
-        sub.close()  # also when the stream ended before its first frame
-        caps.release(address)
-
-    return CappedStream.events(ended, gen())
+    """One ``lobby`` frame per burst of changes (base/ping_stream.py)."""
+    return await ping_stream(request, LOBBY, "lobby")
