@@ -117,3 +117,28 @@ def test_a_pick_says_its_running_total_and_what_is_left() -> None:
     assert run("pickSaid(state, new Set())", state, 0) == (
         "Nothing picked: pick tiles adding up to 9."
     )
+
+
+def shown_due(due_at: str, deadline: int | None, now_ms: int) -> str:
+    script = (
+        f"import {{ shownDue }} from {json.dumps(STATUS.as_uri())};\n"
+        f"console.log(shownDue({json.dumps(due_at)}, {json.dumps(deadline)}, {now_ms}));\n"
+    )
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        capture_output=True, text=True, timeout=30, check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_a_throws_clock_stands_at_its_whole_deadline_until_it_starts() -> None:
+    now = 1_796_000_000_000  # 2026-11-30T00:53:20Z
+    later = "2030-01-01T00:00:00.000Z"
+    assert shown_due(later, 60, now) == "2026-11-30T00:54:20.000Z"
+    soon = "2026-11-30T00:53:40.000Z"  # 20 s from now: the clock has started
+    assert shown_due(soon, 60, now) == soon
+
+
+def test_a_daily_entry_shows_the_days_end_whatever_its_distance() -> None:
+    closes = "2026-11-30T23:59:59.000Z"
+    assert shown_due(closes, None, 1_796_000_000_000) == closes

@@ -42,8 +42,10 @@ let warnedFor = null;
 
 /** When the clock of a throw due at `dueAt` runs out as the page shows it: the server
  * starts it only once the moves before it have been played out, so until then it
- * stands at the whole deadline. */
+ * stands at the whole deadline. A daily entry has no clock per throw (no deadline
+ * seconds): its one time is the day's end. */
 export function shownDue(dueAt, deadlineSeconds, now = Date.now()) {
+  if (deadlineSeconds === null || deadlineSeconds === undefined) return dueAt;
   const due = Math.min(Date.parse(dueAt), now + 1000 * Number(deadlineSeconds));
   return new Date(due).toISOString();
 }
