@@ -24,6 +24,7 @@ import { drawBoard, mayOpenWithPlayback, openingPlayback, startOf } from "./matc
 import { headLine, renderDailyResult, renderScore, renderStanding, setUpShare } from "./match-daily.js";
 import { D } from "./match-words-daily.js";
 import { Phrases } from "./match-phrases.js";
+import { setUpWatching } from "./match-watching.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -347,8 +348,10 @@ setUpKeys({
 
 // -- live updates ----------------------------------------------------------------
 let wasDown = false;
+let askWatching = null; // how many watch: asked again once the connection is open
 function connecting(down) {
   $("connection").hidden = !down;
+  if (!down && askWatching) askWatching();
   // Back after a loss: what was said meanwhile is not replayed by the stream.
   if (wasDown && !down && phrases) phrases.reload();
   wasDown = down;
@@ -430,4 +433,7 @@ window.addEventListener("online", () => { if (!history.over) connect(seenSeq); }
 render();
 connect(0);
 if (phrases && loaded.status === "finished") phrases.ended(false);
+if (!state.daily && state.seats.length > 1) {
+  askWatching = setUpWatching(matchId, $("watching"), () => state.status === "playing");
+}
 setInterval(showDeadline, 1000);

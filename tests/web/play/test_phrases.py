@@ -23,7 +23,6 @@ from jackpot.web.matches.live import add_said, apply_event
 from jackpot.web.play.phrases import PHRASES
 from jackpot.web.play.sse import live_after
 
-
 STATIC = Path(__file__).resolve().parents[3] / "src" / "jackpot" / "static"
 
 

@@ -214,6 +214,8 @@ class Settings:
     phrase_gap: float = 3.0
     phrases_per_seat: int = 30
     phrase_after_end: int = 600
+    #: Matches the watch list shows at most (watch/listing.py).
+    watch_list_size: int = 50
 
     @property
     def is_sqlite(self) -> bool:
@@ -321,4 +323,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         phrase_gap=number(env, "JACKPOT_PHRASE_GAP_SECONDS", 3.0, 0.0, 3600.0),
         phrases_per_seat=whole(env, "JACKPOT_PHRASES_PER_SEAT", 30, 0, 10_000),
         phrase_after_end=whole(env, "JACKPOT_PHRASE_AFTER_END_SECONDS", 600, 0, 86_400),
+        watch_list_size=whole(env, "JACKPOT_WATCH_LIST_SIZE", 50, 1, 1000),
     )

@@ -45,6 +45,7 @@ from jackpot.web.play.moves import STRICT, CoverBody, ThrowBody, move
 from jackpot.web.play.outcome import Outcome
 from jackpot.web.play.phrases import PHRASES, said_of, say
 from jackpot.web.play.sse import event_stream
+from jackpot.web.play.watchers import watchers_of
 
 router = APIRouter(prefix="/api")
 
@@ -246,6 +247,16 @@ async def said(match_id: str, request: Request) -> dict[str, Any]:
     async with db_of(request).read() as conn:
         await match_row(conn, match_id)
         return {"said": await said_of(conn, match_id)}
+
+
+@router.get("/matches/{match_id}/watching")
+async def watching(match_id: str, request: Request) -> dict[str, int]:
+    """How many watch the match: the open live connections of readers without a seat
+    in it, served by this process (play/watchers.py says why per process)."""
+    check_match_id(match_id)
+    async with db_of(request).read() as conn:
+        await match_row(conn, match_id)
+    return {"watching": watchers_of(request).count(match_id)}
 
 
 @router.get("/matches/{match_id}/record")

@@ -30,9 +30,10 @@ from jackpot.web.base.bus import bursts, is_closed
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.http import bus_of, db_of, settings_of
+from jackpot.web.base.http import bus_of, current_actor, db_of, settings_of
 from jackpot.web.base.stream_caps import CappedStream, StreamCaps
 from jackpot.web.matches.store import match_row
+from jackpot.web.play.watchers import is_seated, watchers_of
 
 FINAL = {"match_ended", "cancelled"}
 
@@ -123,6 +124,8 @@ async def event_stream(request: Request, match_id: str) -> Response:
     if finished and row["version"] <= last:
         return Response(status_code=204)
     keepalive = settings_of(request).sse_keepalive
+    # A reader without a seat watches: counted while the stream is open (watchers.py).
+    watching = not await is_seated(db_of(request), match_id, await current_actor(request))
     caps: StreamCaps = request.app.state.stream_caps
     address = client_bucket(request)
     caps.acquire(address)
@@ -133,6 +136,9 @@ async def event_stream(request: Request, match_id: str) -> Response:
         sub.close()
         caps.release(address)
         raise
+    watchers = watchers_of(request)
+    if watching:
+        watchers.opened(match_id)
 
     async def gen() -> AsyncIterator[str]:
         sent = last
@@ -159,5 +165,7 @@ async def event_stream(request: Request, match_id: str) -> Response:
     def ended() -> None:
         sub.close()  # also when the stream ended before its first frame
         caps.release(address)
+        if watching:
+            watchers.closed(match_id)
 
     return CappedStream.events(ended, gen())
