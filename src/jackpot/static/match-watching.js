@@ -14,7 +14,8 @@ export function setUpWatching(matchId, el, playing) {
       const resp = await fetch(`/api/matches/${matchId}/watching`, { credentials: "same-origin" });
       if (!resp.ok) return;
       const n = (await resp.json()).watching;
-      el.textContent = n > 0 ? ` · ${tn("{n} watching", "{n} watching", n)}` : "";
+      const words = tn("{n} person watching", "{n} people watching", n);
+      el.textContent = n > 0 ? " · " + words : "";
       el.hidden = n === 0;
       el.dataset.count = String(n);
     } catch { /* the next time */ }

@@ -74,10 +74,6 @@ async def said_of(conn: AsyncConnection, match_id: str) -> list[dict[str, Any]]:
     return sorted((_said_view(r) for r in rows), key=lambda x: (x["at"], x["seat"], x["n"]))
 
 
-def _too_many(message: str, **params: object) -> ApiError:
-    return ApiError(429, "too_many_phrases", message, **params)
-
-
 async def say(
     db: Database,
     actor: Actor,
@@ -113,7 +109,9 @@ async def say(
             )
         ).all()
         if len(mine) >= settings.phrases_per_seat:
-            raise _too_many(
+            raise ApiError(
+                429,
+                "too_many_phrases",
                 "a seat may say at most %(count)s phrases in a match",
                 count=settings.phrases_per_seat,
             )
@@ -134,8 +132,11 @@ async def say(
 
 
 def _too_soon(settings: Settings) -> ApiError:
-    return _too_many(
-        "one phrase every %(seconds)s seconds: wait a moment", seconds=f"{settings.phrase_gap:g}"
+    return ApiError(
+        429,
+        "too_many_phrases",
+        "one phrase every %(seconds)s seconds: wait a moment",
+        seconds=f"{settings.phrase_gap:g}",
     )
 
 
