@@ -94,6 +94,18 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
     expect(ana.locator("#seats li")).to_have_count(4)
     check(ana, "a 4-seat match in progress")
 
+    # Two people under way, a phrase said: the match page with its words and the
+    # people's ratings, and the watch list that shows the match to anyone.
+    people = start_match(ana, url, {"seats": 2, "bots": 0}, joiners=(ben,))
+    assert ana.request.post(f"{url}/api/matches/{people}/say", data={"phrase": "good_luck"}).ok
+    ben.goto(f"{url}/matches/{people}")
+    expect(ben.locator("#said li")).to_have_count(1)
+    check(ben, "a match between people with a phrase said")
+    guest.goto(url + "/watch")
+    expect(guest.locator(f"tr[data-match='{people}']")).to_be_visible()
+    check(guest, "watch")
+    post(ben, f"{url}/api/matches/{people}/resign")
+
     # Three seats, Ana out while it goes on; then Ben out too: the bot wins.
     three = start_match(ana, url, {"seats": 3, "bots": 1}, joiners=(ben,))
     play_turn_of(ana, url, three)

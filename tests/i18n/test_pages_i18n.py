@@ -64,6 +64,10 @@ async def pages(make_client: Any, settings: Any) -> tuple[httpx.AsyncClient, lis
     assert r.status_code == 201, r.text
     user_id = (await ana.get("/api/account")).json()["id"]
     mid = finished["id"]
+    # A match between people under way: on the watch list, its page with a few words said.
+    playing = (await start_match([ana, ben], "jackpot"))["id"]
+    r = await ana.post(f"/api/matches/{playing}/say", json={"phrase": "good_luck"})
+    assert r.status_code == 204, r.text
     # Daily deals: an entry under way, one given up, and the day's board.
     await make_deals(ana._transport.app.state.db, utcnow())  # type: ignore[attr-defined]
     daily = (await ana.post("/api/daily/jackpot")).json()["match"]
@@ -76,6 +80,8 @@ async def pages(make_client: Any, settings: Any) -> tuple[httpx.AsyncClient, lis
         f"/matches/{given_up}",
         "/",
         "/lobby",
+        "/watch",
+        f"/matches/{playing}",
         "/my",
         "/matches/new",
         "/account",

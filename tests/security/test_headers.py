@@ -15,7 +15,7 @@ import pytest
 from jackpot.web.app import create_app
 from web.web_helpers import PASSWORD, sign_up
 
-PAGES = ["/", "/rules", "/fair-play", "/verify", "/lobby", "/leaderboard", "/signup",
+PAGES = ["/", "/rules", "/fair-play", "/verify", "/lobby", "/watch", "/leaderboard", "/signup",
          "/login", "/reset", "/matches/new", "/my", "/account"]
 
 

@@ -2,8 +2,10 @@
 // one to open), running totals, bots' strength badges, who is out, and the places.
 import { W } from "./match-words.js";
 import { shownName } from "./i18n.js";
+import { ratingEl } from "./rating.js";
 
-// Per seat: the profile its name links to, a bot's strength once the match is over.
+// Per seat: the profile its name links to, a bot's strength once the match is over,
+// a person's rating in the match's variant.
 // Kept beside the state (no live event carries them) and asked for again when they
 // can change: a seat taken or freed, the match over, a resync.
 let seatLinks = JSON.parse(document.getElementById("seat-links").textContent).seats;
@@ -71,7 +73,8 @@ export function renderSeats(state, list) {
     total.className = "total";
     total.textContent = s.name ? `${s.total}` : "";
     total.title = W.runningTotal;
-    li.append(nameEl(s, links), total);
+    const rating = s.name ? ratingEl(links.rating) : null;
+    li.append(nameEl(s, links), ...(rating ? [rating] : []), total);
     if (s.bot) li.append(botBadge(links.strength, state.status === "finished"));
     if (s.out) {
       const o = document.createElement("span");

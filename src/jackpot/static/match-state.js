@@ -10,6 +10,7 @@ function oneDie(variant, open) {
 
 export function applyEvent(state, ev) {
   const s = structuredClone(state);
+  if (ev.type === "said") return s; // a phrase: not part of the state (match-phrases.js)
   const seats = s.seats;
   const turn = s.turn;
   switch (ev.type) {

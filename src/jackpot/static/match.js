@@ -23,6 +23,8 @@ import { setUpSpeed } from "./match-playback.js";
 import { drawBoard, mayOpenWithPlayback, openingPlayback, startOf } from "./match-opening.js";
 import { headLine, renderDailyResult, renderScore, renderStanding, setUpShare } from "./match-daily.js";
 import { D } from "./match-words-daily.js";
+import { Phrases } from "./match-phrases.js";
+import { setUpWatching } from "./match-watching.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -56,6 +58,10 @@ const history = new History($("log"), state.daily
 // What the status and board modules ask of the page; they read the state they are given.
 const maySit = root.dataset.maySit === "1"; // signed up: a free seat is the reader's to take
 const who = { seatName, isYou, mySeat, myTurn, iAmOut, solo, touchFirst, maySit };
+// A few words between the players (none in a daily entry or practice alone).
+const phrases = $("phrases")
+  ? new Phrases(matchId, $("phrases"), { seatName, isYou, mySeat, status: () => state.status })
+  : null;
 // Live events wait here to be shown one at a time.
 const queue = new EventQueue({ apply, render, viewer: mySeat });
 // A bot's opening turn may be played out once the history is in: until then, the start.
@@ -90,6 +96,7 @@ function render() {
     : finished ? (state.result ? W.finishedHead(state.result.rounds) : W.calledOffHead)
     : W.roundHead(state.round);
   renderSeats(state, $("seats"));
+  if (phrases) phrases.draw();
   drawBoard(state, history, selected, pickable(), who);
   renderControls();
   const dead = history.lastDead;
@@ -192,6 +199,7 @@ function apply(ev) {
   if (ev.type === "thrown") play("dice");
   if (ev.type === "turn_started" && isYou(ev.seat) && !solo()) play("turn");
   if (["joined", "left", "started", "match_ended", "cancelled"].includes(ev.type)) refreshSeatLinks(matchId, render);
+  if (phrases && (ev.type === "match_ended" || ev.type === "cancelled")) phrases.ended(true);
   if (["started", "joined", "left"].includes(ev.type)) {
     $("client-seed").textContent = state.client_seed || W.fixedLater;
     const jf = $("join-form");
@@ -339,9 +347,19 @@ setUpKeys({
 });
 
 // -- live updates ----------------------------------------------------------------
-function connecting(down) { $("connection").hidden = !down; }
+let wasDown = false;
+let askWatching = null; // how many watch: asked again once the connection is open
+function connecting(down) {
+  $("connection").hidden = !down;
+  if (!down && askWatching) askWatching();
+  // Back after a loss: what was said meanwhile is not replayed by the stream.
+  if (wasDown && !down && phrases) phrases.reload();
+  wasDown = down;
+}
 
 function take(ev) {
+  // A phrase is not one of the match's numbered events: it never waits in the queue.
+  if (ev.type === "said") { if (phrases) phrases.heard(ev); return; }
   if (ev.seq <= seenSeq) return;
   if (ev.seq <= firstSeqNow) {
     // History: what happened before this page's state; it builds the log and board.
@@ -404,6 +422,7 @@ async function resync() {
     render();
     connect(0);
     refreshSeatLinks(matchId, render);
+    if (phrases) phrases.reload();
   } catch { /* the stream's own retry brings us back */ }
 }
 
@@ -413,4 +432,8 @@ window.addEventListener("online", () => { if (!history.over) connect(seenSeq); }
 
 render();
 connect(0);
+if (phrases && loaded.status === "finished") phrases.ended(false);
+if (!state.daily && state.seats.length > 1) {
+  askWatching = setUpWatching(matchId, $("watching"), () => state.status === "playing");
+}
 setInterval(showDeadline, 1000);

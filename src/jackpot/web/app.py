@@ -53,7 +53,9 @@ from jackpot.web.play import app_shell, rematch
 from jackpot.web.play import pages as play_pages
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
+from jackpot.web.play.watchers import Watchers
 from jackpot.web.players import leaderboard, live_odds, profile, replay
+from jackpot.web.watch import routes as watch_routes
 from jackpot.web.wiring import background_steps, listen
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -61,6 +63,8 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 #: Every feature's routes. Their paths do not overlap, so the order only decides
 #: which 405 a wrong method gets.
 ROUTERS = (
+    # Before play's API: /api/matches/live is not a match (ids start with "m_").
+    watch_routes.router,
     play_api.router,
     accounts_api.router,
     accounts_tokens.router,
@@ -171,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.hash_threads or None, settings.hash_queue, settings.hash_known_queue
     )
     app.state.stream_caps = StreamCaps(settings.streams_per_address, total_streams(settings))
+    app.state.watchers = Watchers()
     # With Redis, one address's streams count together in every process.
     app.state.shared_streams = (
         SharedStreams(

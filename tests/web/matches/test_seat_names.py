@@ -124,7 +124,7 @@ async def test_match_page_links_accounts_not_guests_nor_bots(make_client: Any) -
     stranger = await make_client()
     state = await start_match([ana, ben], "jackpot", bots=1)
     mid = state["id"]
-    secret = {"strength": None}
+    secret = {"strength": None, "rating": None}  # nobody is rated yet
     names = [s["name"] for s in state["seats"]]  # in the order of play drawn
     # Ben may open his own profile and Ana's (listed); a stranger only Ana's.
     for client, opens in ((ben, {"Ana", "Ben"}), (ana, {"Ana"}), (stranger, {"Ana"})):
@@ -155,6 +155,7 @@ async def test_the_link_follows_a_rename(make_client: Any) -> None:
     assert (await viewer.get(f"/api/matches/{mid}/seats")).json()["seats"][0] == {
         "profile": "Anabel",
         "strength": None,
+        "rating": None,
     }
     assert (await viewer.get("/players/Anabel", headers=HTML)).status_code == 200
 

@@ -209,6 +209,13 @@ class Settings:
     user_streams_per_account: int = 20
     #: Entries one answer of a daily deal's board lists at most (a page of it).
     daily_board_page: int = 100
+    #: Phrases in a match (play/phrases.py): seconds between two from one seat, how
+    #: many one seat may say in a match, and seconds after the end they may still.
+    phrase_gap: float = 3.0
+    phrases_per_seat: int = 30
+    phrase_after_end: int = 600
+    #: Matches the watch list shows at most (watch/listing.py).
+    watch_list_size: int = 50
 
     @property
     def is_sqlite(self) -> bool:
@@ -313,4 +320,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         push_allow_local=flag(env, "JACKPOT_PUSH_ALLOW_LOCAL", False),
         user_streams_per_account=whole(env, "JACKPOT_USER_STREAMS_PER_ACCOUNT", 20, 1, 1000),
         daily_board_page=whole(env, "JACKPOT_DAILY_BOARD_PAGE", 100, 1, 10_000),
+        phrase_gap=number(env, "JACKPOT_PHRASE_GAP_SECONDS", 3.0, 0.0, 3600.0),
+        phrases_per_seat=whole(env, "JACKPOT_PHRASES_PER_SEAT", 30, 0, 10_000),
+        phrase_after_end=whole(env, "JACKPOT_PHRASE_AFTER_END_SECONDS", 600, 0, 86_400),
+        watch_list_size=whole(env, "JACKPOT_WATCH_LIST_SIZE", 50, 1, 1000),
     )

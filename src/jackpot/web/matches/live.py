@@ -3,6 +3,11 @@
 The page loads the state once, then applies each SSE event to it. The test suite
 checks that the events of a whole match, applied to the first state, give exactly
 what a fresh load gives; the JavaScript module mirrors this function line by line.
+
+A ``said`` event (a phrase, play/phrases.py) is not part of the state and carries
+no ``seq``: it leaves the state as it is. What was said is a list of its own, which
+``add_said`` keeps as ``GET /api/matches/{id}/said`` gives it (static/match-phrases.js
+mirrors it).
 """
 
 from __future__ import annotations
@@ -17,9 +22,20 @@ def _one_die(variant: str, open_tiles: list[int]) -> bool:
     return variant == "classic" and not (set(open_tiles) & HIGH)
 
 
+def add_said(said: list[dict[str, Any]], ev: dict[str, Any]) -> list[dict[str, Any]]:
+    """The phrases said, with ``ev`` among them once (a seat's n-th phrase is one),
+    in the order a fresh load lists them: by time, then seat, then number."""
+    out = [x for x in said if (x["seat"], x["n"]) != (ev["seat"], ev["n"])]
+    out.append(dict(ev))
+    out.sort(key=lambda x: (x["at"], x["seat"], x["n"]))
+    return out
+
+
 def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
     s = copy.deepcopy(state)
     kind = ev["type"]
+    if kind == "said":
+        return s
     seats = s["seats"]
     turn = s["turn"]
     if kind == "joined":

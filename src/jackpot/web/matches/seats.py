@@ -6,6 +6,10 @@ be listed, or the viewer themselves (players/profile.py gives everybody else a 4
 link uses the account's current name, since the name kept on the seat is the one it
 had when it sat down and stays so in the match's record.
 
+Beside each person's name, their rating in the match's variant (provisional ones
+marked so: a new player's number still moves a lot), as the match page and the
+watch list show it; null for a bot or a person not rated yet.
+
 Every function here is one query, whatever the number of matches, so a list page
 pays for its seats once, not once per row.
 """
@@ -20,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
 from jackpot.web.base import models as t
+from jackpot.web.base import models_ratings as r
 from jackpot.web.base.errors import not_found
 
 
@@ -45,9 +50,19 @@ def _seat_query(viewer_id: int | None) -> Any:
             t.seats.c.strength,
             t.matches.c.status,
             profile.label("profile"),
+            r.player_ratings.c.rating,
+            r.player_ratings.c.provisional,
         )
         .join(t.matches, t.matches.c.id == t.seats.c.match_id)
         .outerjoin(t.users, t.users.c.id == t.seats.c.user_id)
+        .outerjoin(
+            r.player_ratings,
+            and_(
+                r.player_ratings.c.user_id == t.seats.c.user_id,
+                r.player_ratings.c.variant == t.matches.c.variant,
+                t.seats.c.is_bot.is_(False),
+            ),
+        )
         .order_by(t.seats.c.match_id, t.seats.c.seat)
     )
 
@@ -63,7 +78,15 @@ def _seat_view(row: Any) -> dict[str, Any]:
         "bot": bot,
         "profile": row.profile,
         "strength": row.strength if revealed else None,
+        "rating": rating_of(row),
     }
+
+
+def rating_of(row: Any) -> dict[str, Any] | None:
+    """A seat's rating as the pages show it, or None (a bot, a person not rated yet)."""
+    if row.rating is None:
+        return None
+    return {"value": int(row.rating), "provisional": bool(row.provisional)}
 
 
 async def seats_of(
@@ -92,5 +115,7 @@ async def match_seats(
 
 def seat_links(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the match page adds to its state's seats: the profile each name links
-    to and a bot's strength, both null where there is none (yet)."""
-    return [{"profile": s["profile"], "strength": s["strength"]} for s in seats]
+    to, a bot's strength and a person's rating, each null where there is none (yet)."""
+    return [
+        {"profile": s["profile"], "strength": s["strength"], "rating": s["rating"]} for s in seats
+    ]

@@ -37,13 +37,15 @@ from jackpot.web.base.settings import (
 from jackpot.web.base.stream_caps import EventStream
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
-from jackpot.web.matches.store import check_match_id
+from jackpot.web.matches.store import check_match_id, match_row
 from jackpot.web.matches.views import load_record, load_state, public_state
 from jackpot.web.play import actions, commitments, seating
 from jackpot.web.play.lobby_live import lobby_stream
 from jackpot.web.play.moves import STRICT, CoverBody, ThrowBody, move
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.phrases import PHRASES, said_of, say
 from jackpot.web.play.sse import event_stream
+from jackpot.web.play.watchers import watchers_of
 
 router = APIRouter(prefix="/api")
 
@@ -217,6 +219,44 @@ async def resign(match_id: str, request: Request) -> dict[str, Any]:
     if out.refusal is not None:
         raise out.refusal
     return await _answer(request, out, actor)
+
+
+class SayBody(BaseModel):
+    model_config = STRICT
+
+    phrase: str = Field(
+        description="one of the phrases' keys; each reader's page words it in their language",
+        max_length=40,
+        json_schema_extra=one_of(*PHRASES),
+    )
+
+
+@router.post("/matches/{match_id}/say", status_code=204)
+async def say_phrase(match_id: str, body: SayBody, request: Request) -> Response:
+    """Say a phrase from the caller's seat: the ``said`` event goes out on the match's
+    live stream and socket, and it is kept with the match (``GET .../said``)."""
+    actor = await require_actor(request)
+    await say(db_of(request), actor, match_id, body.phrase, settings_of(request))
+    return Response(status_code=204)
+
+
+@router.get("/matches/{match_id}/said")
+async def said(match_id: str, request: Request) -> dict[str, Any]:
+    """Everything said in the match, oldest first, as the ``said`` events were."""
+    check_match_id(match_id)
+    async with db_of(request).read() as conn:
+        await match_row(conn, match_id)
+        return {"said": await said_of(conn, match_id)}
+
+
+@router.get("/matches/{match_id}/watching")
+async def watching(match_id: str, request: Request) -> dict[str, int]:
+    """How many watch the match: the open live connections of readers without a seat
+    in it, served by this process (play/watchers.py says why per process)."""
+    check_match_id(match_id)
+    async with db_of(request).read() as conn:
+        await match_row(conn, match_id)
+    return {"watching": watchers_of(request).count(match_id)}
 
 
 @router.get("/matches/{match_id}/record")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from jinja2 import TemplateNotFound
 
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
-from jackpot.web.base.clock import utcnow
+from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.forms import form_text, read_form, see_other
 from jackpot.web.base.http import current_actor, db_of, set_session_cookie, settings_of
@@ -32,6 +32,7 @@ from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
 from jackpot.web.play.match_form import read_choices, read_quick_play
+from jackpot.web.play.phrases import said_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -158,6 +159,9 @@ async def match_page(match_id: str, request: Request) -> Response:
         row = await match_row(conn, match_id)
         state = public_state(row, await seat_rows(conn, match_id), viewer)
         seats = seat_links(await match_seats(conn, match_id, viewer))
+        said = await said_of(conn, match_id)
+    after_end = settings_of(request).phrase_after_end
+    ended = row["finished_at"]
     seated = any(s["you"] for s in state["seats"])
     can_join = (
         state["status"] == "waiting"
@@ -178,6 +182,10 @@ async def match_page(match_id: str, request: Request) -> Response:
             "state": state,
             "state_json": json.dumps(state).replace("<", "\\u003c"),
             "seats_json": json.dumps({"seats": seats}).replace("<", "\\u003c"),
+            "said_json": json.dumps({"said": said}).replace("<", "\\u003c"),
+            "phrase_after_end": after_end,
+            # Until when phrases may still be said, once the match is over.
+            "phrases_until": iso(ended + timedelta(seconds=after_end)) if ended else None,
             "seated": seated,
             "can_join": can_join,
             "invite_url": invite_url,

@@ -41,6 +41,7 @@ from jackpot.web.base.stream_caps import StreamCaps
 from jackpot.web.matches.store import check_match_id
 from jackpot.web.play.moves import CoverBody, ThrowBody, commit_move
 from jackpot.web.play.sse import backlog_since, live_after
+from jackpot.web.play.watchers import is_seated, watchers_of
 
 #: The largest frame a client may send (a move is under 100 bytes).
 MAX_MESSAGE = 4096
@@ -130,14 +131,23 @@ async def match_socket(scope: Scope, receive: Receive, send: Send, match_id: str
         if not found:
             await websocket.close(code=1008, reason="no such match")
             return
-        await websocket.accept()
-        forward = asyncio.create_task(sock.forward(backlog, last))
+        # A reader without a seat watches: counted while the socket is open
+        # (watchers.py), from before the client hears it is open.
+        watching = not await is_seated(sock.db, match_id, await sock.player())
+        if watching:
+            watchers_of(websocket).opened(match_id)
+        forward: asyncio.Task[None] | None = None
         try:
+            await websocket.accept()
+            forward = asyncio.create_task(sock.forward(backlog, last))
             await sock.serve_moves()
         finally:
-            forward.cancel()
-            with contextlib.suppress(BaseException):
-                await forward
+            if watching:
+                watchers_of(websocket).closed(match_id)
+            if forward is not None:
+                forward.cancel()
+                with contextlib.suppress(BaseException):
+                    await forward
     finally:
         sock.sub.close()
         caps.release(address)
@@ -162,7 +172,7 @@ class _Socket:
     async def _send_text(self, text: str) -> None:
         await self._send({"type": "websocket.send", "text": text})
 
-    async def _player(self) -> Any:
+    async def player(self) -> Any:
         """Who is moving: looked up again as often as the credential cache's entries
         expire, and at once after a log-out or password change it hears of (its
         generation), so the socket's right to move ends with its credential's."""
@@ -194,7 +204,7 @@ class _Socket:
                 # Read first: an error about the move still names the frame it answers.
                 request_id = _request_id(data)
                 body = _move(data)
-                actor = await self._player()
+                actor = await self.player()
                 if actor is None:
                     raise unauthorized(
                         "sign in first, or play from the browser that started the match"

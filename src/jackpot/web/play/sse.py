@@ -7,6 +7,11 @@ misses or repeats an event. A comment line every 15 s keeps proxies from closing
 an idle stream (JACKPOT_SSE_KEEPALIVE_SECONDS). A finished match's stream ends
 after its last event; a client that already has everything gets 204, which tells
 EventSource to stop reconnecting.
+
+A ``said`` event (play/phrases.py) has no ``seq``: it is not one of the match's
+numbered events, so it goes out as it comes, in a frame without an ``id`` (the
+client's Last-Event-ID stays the last numbered one), and a stream that resumes
+does not replay it: the page reads what was said with ``GET .../said`` instead.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from jackpot.web.base.bus import bursts, is_closed
 from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.http import bus_of, db_of, settings_of
+from jackpot.web.base.http import bus_of, current_actor, db_of, settings_of
 from jackpot.web.base.stream_caps import CappedStream, StreamCaps
 from jackpot.web.matches.store import match_row
+from jackpot.web.play.watchers import is_seated, watchers_of
 
 FINAL = {"match_ended", "cancelled"}
 
@@ -74,6 +80,9 @@ async def backlog_since(
 
 
 def _frame(seq: int, data: str) -> str:
+    """One SSE frame; an unnumbered event (seq 0) sets no id."""
+    if not seq:
+        return f"event: match\ndata: {data}\n\n"
     return f"id: {seq}\nevent: match\ndata: {data}\n\n"
 
 
@@ -81,13 +90,16 @@ async def live_after(
     db: Database, match_id: str, batch: list[dict[str, Any]], sent: int
 ) -> tuple[list[tuple[int, str]], int, str | None]:
     """The live events of ``batch`` after ``sent`` as (seq, JSON) (a gap before one
-    filled from the database, a repeat dropped); the last seq among them; and why
-    no more will come: "final" (the match's last event), "closed" (the bus dropped
-    the subscriber) or None."""
+    filled from the database, a repeat dropped; an unnumbered one, ``said``, as it
+    comes, with seq 0); the last seq among them; and why no more will come: "final"
+    (the match's last event), "closed" (the bus dropped the subscriber) or None."""
     out: list[tuple[int, str]] = []
     for ev in batch:
         if is_closed(ev):
             return out, sent, "closed"
+        if "seq" not in ev:
+            out.append((0, orjson.dumps(ev).decode()))
+            continue
         seq = int(ev["seq"])
         if seq <= sent:
             continue
@@ -112,6 +124,8 @@ async def event_stream(request: Request, match_id: str) -> Response:
     if finished and row["version"] <= last:
         return Response(status_code=204)
     keepalive = settings_of(request).sse_keepalive
+    # A reader without a seat watches: counted while the stream is open (watchers.py).
+    watching = not await is_seated(db_of(request), match_id, await current_actor(request))
     caps: StreamCaps = request.app.state.stream_caps
     address = client_bucket(request)
     caps.acquire(address)
@@ -122,6 +136,9 @@ async def event_stream(request: Request, match_id: str) -> Response:
         sub.close()
         caps.release(address)
         raise
+    watchers = watchers_of(request)
+    if watching:
+        watchers.opened(match_id)
 
     async def gen() -> AsyncIterator[str]:
         sent = last
@@ -148,5 +165,7 @@ async def event_stream(request: Request, match_id: str) -> Response:
     def ended() -> None:
         sub.close()  # also when the stream ended before its first frame
         caps.release(address)
+        if watching:
+            watchers.closed(match_id)
 
     return CappedStream.events(ended, gen())

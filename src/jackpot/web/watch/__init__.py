@@ -1,0 +1,1 @@
+"""Watching matches: the list of public matches between people being played now."""
