@@ -209,6 +209,13 @@ class Settings:
     user_streams_per_account: int = 20
     #: Entries one answer of a daily deal's board lists at most (a page of it).
     daily_board_page: int = 100
+    #: Seeks ("play now") one account may have waiting at once, one per kind.
+    seeks_per_account: int = 5
+    #: Challenges one account may have open at once, and make in a day.
+    challenges_open: int = 20
+    challenges_per_day: int = 50
+    #: Players one account may block.
+    blocks_per_account: int = 500
 
     @property
     def is_sqlite(self) -> bool:
@@ -313,4 +320,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         push_allow_local=flag(env, "JACKPOT_PUSH_ALLOW_LOCAL", False),
         user_streams_per_account=whole(env, "JACKPOT_USER_STREAMS_PER_ACCOUNT", 20, 1, 1000),
         daily_board_page=whole(env, "JACKPOT_DAILY_BOARD_PAGE", 100, 1, 10_000),
+        seeks_per_account=whole(env, "JACKPOT_SEEKS_PER_ACCOUNT", 5, 1, 100),
+        challenges_open=whole(env, "JACKPOT_CHALLENGES_OPEN", 20, 1, 10_000),
+        challenges_per_day=whole(env, "JACKPOT_CHALLENGES_PER_DAY", 50, 1, 100_000),
+        blocks_per_account=whole(env, "JACKPOT_BLOCKS_PER_ACCOUNT", 500, 1, 100_000),
     )
