@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jackpot.web.accounts import blocks
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.field_rules import MINIMUM_SETTING, NAME, one_of
+from jackpot.web.base.field_rules import MINIMUM_SETTING, one_of
 from jackpot.web.base.http import check_same_site, current_actor, db_of, settings_of
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.stream_caps import EventStream
@@ -41,7 +41,7 @@ class NewSeek(BaseModel):
 
 class NewChallenge(BaseModel):
     model_config = STRICT
-    to: str = Field(description="the name of the player challenged", json_schema_extra=NAME)
+    to: str = Field(description="the name of the player challenged", min_length=1, max_length=64)
     variant: str = Field("jackpot", json_schema_extra=one_of("jackpot", "classic"))
     deadline_seconds: int = Field(
         86400, description="seconds for each throw", strict=True, json_schema_extra=DEADLINE
