@@ -121,7 +121,7 @@ async def test_caps_on_challenges(app, make_client) -> None:  # type: ignore[no-
     app.state.settings = dataclasses.replace(
         app.state.settings, challenges_open=2, challenges_per_day=3
     )
-    ana, ben, cal, dan = await people(make_client, "Ana", "Ben", "Cal", "Dan")
+    ana, ben, _cal, _dan = await people(make_client, "Ana", "Ben", "Cal", "Dan")
     first = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
     assert (await ana.post("/api/challenges", json={"to": "Cal"})).status_code == 201
     r = await ana.post("/api/challenges", json={"to": "Dan"})
