@@ -48,3 +48,32 @@ def test_two_people_seeking_the_same_kind_are_paired(browser: Browser, live_serv
     assert state["status"] == "playing" and state["deadline_seconds"] == 60
     for ctx in (ana_ctx, ben_ctx):
         ctx.close()
+
+
+def test_a_short_seek_offers_the_bot_and_ends_with_its_page(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
+    """After 30 seconds alone the page offers a bot match in a new tab; a seek for
+    less than an hour a throw is called off once its page is left."""
+    url = live_server.url
+    ctx = browser.new_context(reduced_motion="reduce")
+    cal = account(ctx, url, f"Cal{secrets.token_hex(2)}")
+    cal.clock.install()
+    cal.goto(url + "/play-now")
+    cal.select_option("#seek-variant", "jackpot")
+    cal.select_option("#seek-deadline", "300")
+    cal.select_option("#seek-seats", "4")
+    cal.click("#seek-start")
+    expect(cal.locator("#seek-waiting")).to_be_visible()
+    expect(cal.locator("#seek-bot")).to_be_hidden()
+    cal.clock.run_for(31_000)
+    link = cal.locator("#seek-bot-link")
+    expect(link).to_be_visible()
+    assert link.get_attribute("target") == "_blank"
+    [mine] = cal.request.get(url + "/api/seeks").json()["mine"]
+    assert mine["status"] == "waiting" and mine["seats"] == 4
+    cal.goto(url + "/")  # the page is left: its stream closes
+    for _ in range(100):
+        if cal.request.get(f"{url}/api/seeks/{mine['id']}").json()["status"] == "cancelled":
+            break
+        cal.wait_for_timeout(100)
+    assert cal.request.get(f"{url}/api/seeks/{mine['id']}").json()["status"] == "cancelled"
+    ctx.close()
