@@ -145,3 +145,22 @@ async def test_seeks_expire(app, make_client) -> None:  # type: ignore[no-untype
     r = await ben.post("/api/seeks", json={**KIND, "deadline_seconds": 60})
     assert r.json()["status"] == "waiting"  # nobody is paired with an expired seek
     assert await expire_once(app.state.db, utcnow() + timedelta(days=8)) == 2
+
+
+async def test_a_group_never_holds_a_blocked_pair(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    clients = {}
+    for name in ("Ana", "Ben", "Cal", "Dan"):
+        clients[name] = await make_client()
+        await sign_up(clients[name], name)
+    kind = {**KIND, "seats": 3}
+    await clients["Ana"].put("/api/blocks/Cal")
+    seeks = {}
+    for name in ("Ana", "Ben", "Cal"):
+        seeks[name] = (await clients[name].post("/api/seeks", json=kind)).json()
+        assert seeks[name]["status"] == "waiting", name  # Cal may not sit with Ana
+    dan = (await clients["Dan"].post("/api/seeks", json=kind)).json()
+    assert dan["status"] == "paired"
+    state = (await clients["Dan"].get(f"/api/matches/{dan['match']}")).json()
+    assert sorted(s["name"] for s in state["seats"]) == ["Ana", "Ben", "Dan"]
+    cal = (await clients["Cal"].get(f"/api/seeks/{seeks['Cal']['id']}")).json()
+    assert cal["status"] == "waiting"

@@ -53,14 +53,18 @@ async def blocked_among(conn: AsyncConnection, user_id: int, others: Iterable[in
     return {r.blocked_id if r.blocker_id == user_id else r.blocker_id for r in rows}
 
 
-async def blocked_with(conn: AsyncConnection, user_id: int) -> set[int]:
-    """Everyone ``user_id`` blocked or was blocked by (for a pairing's candidates)."""
+async def blocked_pairs(conn: AsyncConnection, user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs among ``user_ids`` where one blocked the other (one query, for a
+    pairing's candidates)."""
+    ids = sorted(set(user_ids))
+    if len(ids) < 2:
+        return set()
     rows = await conn.execute(
         select(blocks.c.blocker_id, blocks.c.blocked_id).where(
-            or_(blocks.c.blocker_id == user_id, blocks.c.blocked_id == user_id)
+            blocks.c.blocker_id.in_(ids), blocks.c.blocked_id.in_(ids)
         )
     )
-    return {r.blocked_id if r.blocker_id == user_id else r.blocker_id for r in rows}
+    return {frozenset((r.blocker_id, r.blocked_id)) for r in rows}
 
 
 async def check_not_blocked(conn: AsyncConnection, user_id: int, others: Iterable[int]) -> None:

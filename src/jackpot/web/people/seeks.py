@@ -25,7 +25,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Variant
-from jackpot.web.accounts.blocks import blocked_among, blocked_with
+from jackpot.web.accounts.blocks import blocked_pairs
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
 from jackpot.web.base.db import publish_on_commit
@@ -142,21 +142,27 @@ async def find_group(
     ).all()
     if len(rows) < new["seats"] - 1:
         return None
-    shut_out = await blocked_with(conn, new["user_id"])
-    open_to = [r for r in rows if r.user_id not in shut_out]
+    shut = await blocked_pairs(conn, [new["user_id"], *(r.user_id for r in rows)])
+
+    def fits(user_id: int, group: list[dict[str, Any]]) -> bool:
+        return all(
+            g["user_id"] != user_id and frozenset((g["user_id"], user_id)) not in shut
+            for g in group
+        )
+
+    group: list[dict[str, Any]] = [new]
+    open_to = [r for r in rows if fits(r.user_id, group)]
     if not open_to:
         return None
     oldest, rest = open_to[0], open_to[1:]
+    group.append(dict(oldest._mapping))
     rest.sort(key=lambda r: (abs(r.rating - new["rating"]), r.created_at))
-    group: list[dict[str, Any]] = [new, dict(oldest._mapping)]
     for r in rest:
         if len(group) == new["seats"]:
             break
-        ids = [g["user_id"] for g in group]
-        if r.user_id in ids or await blocked_among(conn, r.user_id, ids):
-            continue
-        group.append(dict(r._mapping))
-    if len(group) < new["seats"] or len({g["user_id"] for g in group}) < len(group):
+        if fits(r.user_id, group):
+            group.append(dict(r._mapping))
+    if len(group) < new["seats"]:
         return None
     return group
 
