@@ -7,12 +7,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from datetime import timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
 
 from test_seeks import heard
 from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
 from jackpot.web.people.expiry import expire_once
+from jackpot.web.people.mail import send_challenge_mails
 
 DAY = 86400
 
@@ -159,3 +163,38 @@ async def test_a_blocked_player_cannot_join_the_blockers_lobby_match(app, make_c
     r = await ben.post(f"/api/matches/{other}/join", json={})
     assert (r.status_code, r.json()["error"]["code"]) == (403, "not_allowed")
     await asyncio.sleep(0)
+
+
+def outbox(settings) -> list[EmailMessage]:  # type: ignore[no-untyped-def]
+    box: Path = settings.outbox_dir
+    return [
+        message_from_bytes(p.read_bytes(), policy=policy.default)  # type: ignore[misc]
+        for p in sorted(box.glob("*.eml"))
+    ] if box.exists() else []
+
+
+async def test_the_challenged_are_mailed_under_their_mail_setting(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    ana, ben, cal = await people(make_client, "Ana", "Ben", "Cal")
+    dan = await make_client()
+    await sign_up(dan, "Dan", confirmed=False)
+    classic = {"to": "Ben", "variant": "classic", "deadline_seconds": 3600}
+    assert (await ana.post("/api/challenges", json=classic)).status_code == 201
+    await ana.post("/api/challenges", json={"to": "Dan"})  # an unconfirmed address
+    withdrawn = (await ana.post("/api/challenges", json={"to": "Cal"})).json()["id"]
+    await ana.delete(f"/api/challenges/{withdrawn}")  # answered before the mail went
+    assert await send_challenge_mails(app.state.db, settings) == 1
+    [mail] = outbox(settings)
+    assert mail["To"] == "ben@example.org"
+    assert mail["Subject"] == "Ana challenges you to a match"
+    text = mail.get_content()
+    assert "Ana challenges you to a match of Classic, 1 hour per throw." in text
+    assert "/play-now" in text
+    assert await send_challenge_mails(app.state.db, settings) == 0  # each goes once
+    # With the mail setting off, no mail.
+    off = await cal.put("/api/account/notifications", json={"turn_mail": "off"})
+    assert off.status_code == 200
+    await ben.post("/api/challenges", json={"to": "Cal"})
+    assert await send_challenge_mails(app.state.db, settings) == 0
+    assert len(outbox(settings)) == 1

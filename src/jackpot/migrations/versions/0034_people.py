@@ -70,7 +70,9 @@ def upgrade() -> None:
         sa.Column("match_id", sa.String(length=24), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("mail", sa.String(length=8), nullable=False, server_default="pending"),
     )
+    op.create_index("ix_challenges_mail", "challenges", ["mail", "created_at"])
     op.create_index("ix_challenges_to", "challenges", ["to_id", "status"])
     op.create_index("ix_challenges_from", "challenges", ["from_id", "status", "created_at"])
     op.create_index("ix_challenges_open", "challenges", ["status", "expires_at"])

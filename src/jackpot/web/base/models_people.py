@@ -76,7 +76,12 @@ challenges = Table(
     Column("match_id", String(24), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
+    #: The challenged player's mail about it (people/mail.py): pending, sending, sent,
+    #: skipped (their mail setting is off, their address unconfirmed, or the challenge
+    #: was answered first) or failed.
+    Column("mail", String(8), nullable=False, server_default="pending"),
     Index("ix_challenges_to", "to_id", "status"),
+    Index("ix_challenges_mail", "mail", "created_at"),
     Index("ix_challenges_from", "from_id", "status", "created_at"),
     Index("ix_challenges_open", "status", "expires_at"),
 )

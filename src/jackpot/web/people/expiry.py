@@ -1,4 +1,4 @@
-"""The background step of finding people: seeks and challenges past their time expire.
+"""The background steps of finding people: seeks and challenges past their time expire.
 
 Each pass claims the rows with a conditional UPDATE (still waiting or open, and
 past their time), so any number of processes may run it at once; a seek's page
@@ -17,10 +17,13 @@ from jackpot.web.base.db import Database, publish_on_commit
 from jackpot.web.base.models_people import challenges, seeks
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.people.mail import send_challenge_mails
 from jackpot.web.people.seeks import seek_channel
 
 #: Seconds between passes: a seek's own time is also checked where it is read.
 EVERY = 30.0
+#: Seconds between passes of the challenge mails.
+MAIL_EVERY = 5.0
 #: Rows one pass expires at most (the next pass takes the rest).
 BATCH = 500
 
@@ -56,5 +59,9 @@ async def expire_once(db: Database, now: datetime | None = None) -> int:
 
 
 def people_steps(db: Database, settings: Settings) -> list[Step]:
-    """Finding people's background step: seeks and challenges expire."""
-    return [Step("seeks and challenges expiry", EVERY, lambda: expire_once(db))]
+    """Finding people's background steps: seeks and challenges expire, and the
+    challenged are mailed (people/mail.py) at the mail workers' pace."""
+    return [
+        Step("seeks and challenges expiry", EVERY, lambda: expire_once(db)),
+        Step("challenge mails", MAIL_EVERY, lambda: send_challenge_mails(db, settings)),
+    ]
