@@ -77,3 +77,23 @@ def test_a_short_seek_offers_the_bot_and_ends_with_its_page(browser: Browser, li
         cal.wait_for_timeout(100)
     assert cal.request.get(f"{url}/api/seeks/{mine['id']}").json()["status"] == "cancelled"
     ctx.close()
+
+
+def test_a_long_seek_is_followed_again_on_return(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
+    url = live_server.url
+    ctx = browser.new_context(reduced_motion="reduce")
+    dee = account(ctx, url, f"Dee{secrets.token_hex(2)}")
+    dee.goto(url + "/play-now")
+    dee.select_option("#seek-variant", "classic")
+    dee.select_option("#seek-deadline", "259200")
+    dee.select_option("#seek-seats", "4")
+    dee.click("#seek-start")
+    expect(dee.locator("#seek-waiting")).to_be_visible()
+    dee.reload()
+    expect(dee.locator("#seek-waiting")).to_be_visible()
+    expect(dee.locator("#seek-form")).to_be_hidden()
+    dee.click("#seek-cancel")
+    expect(dee.locator("#seek-form")).to_be_visible()
+    expect(dee.locator("#people-status")).to_have_text("You are no longer looking for players.")
+    assert dee.request.get(url + "/api/seeks").json()["mine"] == []
+    ctx.close()

@@ -78,7 +78,6 @@ function follow(seekId) {
   seek = { id: seekId, stream, timer };
   form.hidden = true;
   waiting.hidden = false;
-  document.getElementById("seek-cancel").focus();
   stream.addEventListener("seek", (ev) => {
     const data = JSON.parse(ev.data);
     if (data.status === "paired" && data.match) {
@@ -107,6 +106,7 @@ async function startSeek(body) {
     }
     say(t("Looking for players…"));
     follow(data.id);
+    document.getElementById("seek-cancel").focus();
     refresh();
   } catch (err) {
     showError(seekError, err.message);
@@ -204,5 +204,16 @@ mine.addEventListener("paired", (ev) => {
   const data = JSON.parse(ev.data);
   if (seek && data.seek === seek.id) goTo(data.match);
 });
+
+// A seek for an hour or more a throw waits a week, page or not: coming back, the
+// page follows it again (a shorter one ended with the page that made it).
+async function resume() {
+  try {
+    const data = await api("GET", "/api/seeks");
+    const long = (data.mine || []).find((s) => s.status === "waiting" && s.deadline_seconds >= 3600);
+    if (long && !seek) follow(long.id);
+  } catch { /* the form is there to seek again */ }
+}
+resume();
 
 setInterval(() => { if (document.visibilityState === "visible" && !seek) refresh(); }, REFRESH_MS);
