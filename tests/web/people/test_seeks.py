@@ -4,13 +4,16 @@ pairs are never paired, and every refusal is a clear 4xx."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import timedelta
 
 from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.identity import Actor
 from jackpot.web.notify.user_hub import POKE
 from jackpot.web.people.expiry import expire_once
+from jackpot.web.people.seeks import create
 
 KIND = {"variant": "classic", "deadline_seconds": 3600, "seats": 2}
 
@@ -164,3 +167,41 @@ async def test_a_group_never_holds_a_blocked_pair(app, make_client) -> None:  # 
     assert sorted(s["name"] for s in state["seats"]) == ["Ana", "Ben", "Dan"]
     cal = (await clients["Cal"].get(f"/api/seeks/{seeks['Cal']['id']}")).json()
     assert cal["status"] == "waiting"
+
+
+
+async def test_two_seeks_arriving_together_are_paired(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """Neither may miss the other's row: Ben's seek arrives while Ana's transaction
+    is still open. On PostgreSQL a kind's seeks take turns (SQLite's writer has them
+    in turn anyway), so Ben's waits for Ana's to commit, and sees it."""
+    ana, ben = await make_client(), await make_client()
+    people = [
+        Actor((await sign_up(c, name))["id"], name, False)
+        for c, name in ((ana, "Ana"), (ben, "Ben"))
+    ]
+    db, settings = app.state.db, app.state.settings
+    ana_made, ben_done = asyncio.Event(), asyncio.Event()
+    answers: dict[str, dict] = {}  # type: ignore[type-arg]
+
+    async def seek(who: Actor) -> None:
+        async with db.write() as conn:
+            answers[who.name] = await create(
+                conn, who, settings, variant="jackpot", deadline_seconds=900, seats=2,
+                now=utcnow(),
+            )
+            if who.name == "Ana":
+                ana_made.set()
+                # Ben's seek runs now unless it has to wait for this one: then
+                # this one commits after a second.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ben_done.wait(), timeout=1)
+            else:
+                ben_done.set()
+
+    async def ben_after_ana() -> None:
+        await ana_made.wait()
+        await seek(people[1])
+
+    await asyncio.gather(seek(people[0]), ben_after_ana())
+    assert answers["Ana"]["status"] == "waiting"
+    assert answers["Ben"]["status"] == "paired"

@@ -18,6 +18,7 @@ past their time expired.
 from __future__ import annotations
 
 import secrets
+import zlib
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,6 +49,18 @@ LONG_WAIT = timedelta(days=7)
 CANDIDATES = 200
 #: The open seeks GET /api/seeks lists at most.
 LISTED = 1000
+#: PostgreSQL advisory lock class ("seek") taken per kind: see ``lock_kind``.
+SEEK_LOCK = 0x7365656B
+
+
+async def lock_kind(conn: AsyncConnection, variant: str, deadline_seconds: int, seats: int) -> None:
+    """On PostgreSQL, seeks of one kind arrive one at a time: two arriving together
+    would each miss the other's row (not committed yet) and both wait, where they
+    make a pair. SQLite's single writer has them in turn already."""
+    if conn.dialect.name == "postgresql":
+        key = zlib.crc32(f"{variant}:{deadline_seconds}:{seats}".encode())
+        signed = key - (1 << 32) if key >= 1 << 31 else key
+        await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SEEK_LOCK}, {signed})")
 
 
 def seek_channel(seek_id: str) -> str:
@@ -76,6 +89,7 @@ async def create(
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
     check_seats(seats)
+    await lock_kind(conn, var.value, deadline_seconds, seats)
     mine = (
         await conn.execute(
             select(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats).where(
