@@ -5,7 +5,8 @@ which play/actions.py runs on the driver. ``create_match`` checks what a person 
 and makes the match through new_match.py, which starts it when no seat is free.
 Their live events go out once that transaction commits (base/db.py's
 ``publish_on_commit``), with a ping for the lobby when a public match's seats there
-changed; a match called off ends through the finisher, as every match does.
+changed; a match called off ends through the finisher, as every match does. Nobody
+takes a seat beside someone they blocked or who blocked them (accounts/blocks.py).
 """
 
 from __future__ import annotations
