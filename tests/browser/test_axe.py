@@ -143,6 +143,22 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
     ana.goto(url + ana.locator("#deal-jackpot a", has_text="The whole board").get_attribute("href"))
     check(ana, "a day's board")
 
+    # Finding people: the page for a guest, and with a seek waiting and a
+    # challenge to answer.
+    guest.goto(url + "/play-now")
+    check(guest, "play now, a guest")
+    kind = {"variant": "jackpot", "deadline_seconds": 259200, "seats": 3}
+    post(ben, url + "/api/seeks", kind)
+    post(ben, url + "/api/challenges", {"to": f"Ana{tag}"})
+    ana.goto(url + "/play-now")
+    expect(ana.locator("#incoming li")).to_have_count(1)
+    expect(ana.locator("#open-seeks tbody tr")).not_to_have_count(0)
+    check(ana, "play now, a seek waiting and a challenge")
+    ana.request.put(f"{url}/api/blocks/Ben{tag}")
+    ana.goto(url + "/account")
+    expect(ana.locator("#blocks li")).to_have_count(1)
+    check(ana, "account with a player blocked")
+
     # A player's pages.
     for path in (f"/players/Ana{tag}", f"/players/Ana{tag}/history", "/account", "/my"):
         ana.goto(url + path)

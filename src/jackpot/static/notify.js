@@ -1,8 +1,9 @@
 // On every page of the site, for a signed-in player: "(Your throw) " in the tab
 // title while a match between people waits for them, and a system notification
-// (Notifications API, only if they allow it) once per throw that becomes theirs
-// and once per rematch offered. The player's own live stream (/api/my/events) says
-// when: each event is the whole picture, so a reconnect is a fresh start.
+// (Notifications API, only if they allow it) once per throw that becomes theirs,
+// once per rematch offered and once per challenge made to them. The player's own
+// live stream (/api/my/events) says when: each "waiting" event is the whole picture,
+// so a reconnect is a fresh start.
 import { t } from "./i18n.js";
 
 const PREFIX = t("(Your throw) ");
@@ -81,6 +82,17 @@ function listen() {
     applyTitle();
     announce(waiting);
     announceOffers(data.offers || []);
+  });
+  // A challenge (web/people/): a notification, unless the play-now page, which lists
+  // it, is the one in view.
+  source.addEventListener("challenge", (ev) => {
+    let data;
+    try { data = JSON.parse(ev.data); } catch { return; }
+    if (!canNotify()) return;
+    if (window.location.pathname === "/play-now" && document.visibilityState === "visible") return;
+    const body = t("{name} challenges you to a match.", { name: data.from });
+    const n = new Notification(t("A new challenge"), { body, tag: `jackpot-${data.challenge}` });
+    n.onclick = () => { window.focus(); window.location.href = "/play-now"; };
   });
 }
 

@@ -48,6 +48,8 @@ from jackpot.web.notify import stream as user_stream
 from jackpot.web.notify.push import routes as push_routes
 from jackpot.web.notify.push.keys import application_server_key
 from jackpot.web.notify.user_hub import UserHub
+from jackpot.web.people import api as people_api
+from jackpot.web.people import pages as people_pages
 from jackpot.web.play import api as play_api
 from jackpot.web.play import app_shell, rematch
 from jackpot.web.play import pages as play_pages
@@ -82,6 +84,8 @@ ROUTERS = (
     push_routes.router,
     user_stream.router,
     daily_api.router,
+    people_api.router,
+    people_pages.router,
     daily_pages.router,
     accounts_confirm.router,
 )

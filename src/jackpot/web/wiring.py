@@ -16,6 +16,7 @@ from jackpot.web.daily.entries import entry_ended
 from jackpot.web.notify.listeners import end_news, plan_news, rematch_news
 from jackpot.web.notify.mailer import mail_steps
 from jackpot.web.notify.push.sender import push_steps
+from jackpot.web.people.expiry import people_steps
 from jackpot.web.play.commitments import commitment_steps
 from jackpot.web.play.hooks import HOOKS, add
 from jackpot.web.play.sweeper import sweeper_steps
@@ -36,11 +37,12 @@ def listen() -> None:
 def background_steps(db: Database, settings: Settings) -> list[Step]:
     """Every feature's background steps: deadlines and the lobby first, then the
     pending seeds nobody used, mail and push, then the daily deals ahead and each
-    day's close."""
+    day's close, and the seeks and challenges past their time."""
     return [
         *sweeper_steps(db, settings),
         *commitment_steps(db, settings),
         *mail_steps(db, settings),
         *push_steps(db, settings),
         *daily_steps(db, settings),
+        *people_steps(db, settings),
     ]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from jackpot.i18n import LANGUAGES, gettext, pick
-from jackpot.web.accounts import changes, credentials, devices, signin
+from jackpot.web.accounts import blocks, changes, credentials, devices, signin
 from jackpot.web.accounts.resets import confirm_reset, request_reset
 from jackpot.web.base import field_rules as rules
 from jackpot.web.base.errors import invalid
@@ -45,6 +45,10 @@ class AccountChange(BaseModel):
     leaderboard: bool | None = Field(None, strict=True)
     #: The account's language for its pages and mails: "en", "pt", "ms", "et" or "sk".
     locale: str | None = Field(None, json_schema_extra=rules.LOCALE)
+    #: Who may challenge this account: "anyone" or "nobody".
+    challenges: str | None = Field(
+        None, json_schema_extra=rules.one_of("anyone", "nobody", nullable=True)
+    )
 
 
 class Autoplay(BaseModel):
@@ -85,12 +89,14 @@ async def get_account(request: Request) -> dict[str, Any]:
     async with db_of(request).read() as conn:
         row = await changes.read_account(conn, actor.user_id)
         confirmed = await is_confirmed(conn, actor.user_id)
+        challengeable = await blocks.accepts_challenges(conn, actor.user_id)
     extra = {
         "email": row.email,
         # Until it is, the address gets only its confirmation link and reset mails.
         "email_confirmed": confirmed,
         "leaderboard": bool(row.leaderboard),
         "locale": row.locale,
+        "challenges": "anyone" if challengeable else "nobody",
     }
     return _me(actor, extra)
 
@@ -115,7 +121,8 @@ def _signed_in(response: Response, request: Request, signed: signin.SignedIn) ->
 async def change_account(
     body: AccountChange, request: Request, response: Response
 ) -> dict[str, Any]:
-    """Any of name, password (with the current one) and leaderboard, all or nothing."""
+    """Any of name, password (with the current one), leaderboard, language and who may
+    challenge the account, all or nothing."""
     actor = await require_actor(request, account=True)
     password_hash = ""
     if body.password is not None:
@@ -141,6 +148,10 @@ async def change_account(
             if pick(body.locale) != body.locale:
                 raise invalid("locale must be one of %(choices)s", choices=", ".join(LANGUAGES))
             await changes.set_locale(conn, actor.user_id, body.locale)
+        if body.challenges is not None:
+            if body.challenges not in ("anyone", "nobody"):
+                raise invalid("challenges must be 'anyone' or 'nobody'")
+            await blocks.set_challenges(conn, actor.user_id, body.challenges == "anyone")
     forget_actor(request)
     return await get_account(request)
 

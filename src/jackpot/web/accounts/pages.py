@@ -12,8 +12,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.i18n import gettext, ngettext
-from jackpot.web.accounts import changes, credentials, devices, signin, token_store
+from jackpot.web.accounts import blocks, changes, credentials, devices, signin, token_store
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
+from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
 from jackpot.web.base.http import (
@@ -127,7 +128,11 @@ async def _account_ctx(request: Request, actor: Actor) -> dict[str, Any]:
         autoplay = await changes.read_autoplay(conn, actor.user_id)
         api_tokens = await token_store.tokens_of(conn, actor.user_id)
         email_confirmed = await is_confirmed(conn, actor.user_id)
+        challengeable = await blocks.accepts_challenges(conn, actor.user_id)
+        blocked = await blocks.blocked_names(conn, actor.user_id)
     return {
+        "challengeable": challengeable,
+        "blocked": blocked,
         "email": row.email,
         "email_confirmed": email_confirmed,
         "leaderboard": bool(row.leaderboard),
@@ -233,6 +238,25 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
                 form_text(form, "single_covers") == "on",
             )
             return gettext("Forced-move setting saved for your next matches.")
+        if what == "challenges":
+            anyone = form_text(form, "challenges") == "anyone"
+            await blocks.set_challenges(conn, actor.user_id, anyone)
+            if anyone:
+                return gettext("Anyone may challenge you now.")
+            return gettext("Nobody can challenge you now.")
+        if what == "block":
+            name = await blocks.block(
+                conn,
+                actor.user_id,
+                form_text(form, "name"),
+                utcnow(),
+                settings_of(request).blocks_per_account,
+            )
+            return gettext("You blocked %(name)s.", name=name)
+        if what == "unblock":
+            name = form_text(form, "name")
+            await blocks.unblock(conn, actor.user_id, name)
+            return gettext("You no longer block %(name)s.", name=name)
     return ""
 
 

@@ -216,6 +216,13 @@ class Settings:
     phrase_after_end: int = 600
     #: Matches the watch list shows at most (watch/listing.py).
     watch_list_size: int = 50
+    #: Seeks ("play now") one account may have waiting at once, one per kind.
+    seeks_per_account: int = 5
+    #: Challenges one account may have open at once, and make in a day.
+    challenges_open: int = 20
+    challenges_per_day: int = 50
+    #: Players one account may block.
+    blocks_per_account: int = 500
 
     @property
     def is_sqlite(self) -> bool:
@@ -324,4 +331,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         phrases_per_seat=whole(env, "JACKPOT_PHRASES_PER_SEAT", 30, 0, 10_000),
         phrase_after_end=whole(env, "JACKPOT_PHRASE_AFTER_END_SECONDS", 600, 0, 86_400),
         watch_list_size=whole(env, "JACKPOT_WATCH_LIST_SIZE", 50, 1, 1000),
+        seeks_per_account=whole(env, "JACKPOT_SEEKS_PER_ACCOUNT", 5, 1, 100),
+        challenges_open=whole(env, "JACKPOT_CHALLENGES_OPEN", 20, 1, 10_000),
+        challenges_per_day=whole(env, "JACKPOT_CHALLENGES_PER_DAY", 50, 1, 100_000),
+        blocks_per_account=whole(env, "JACKPOT_BLOCKS_PER_ACCOUNT", 500, 1, 100_000),
     )

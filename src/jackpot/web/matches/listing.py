@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
+from jackpot.web.base.models_ratings import player_ratings
 from jackpot.web.matches.seats import seats_of
 from jackpot.web.matches.views import daily_day, never_threw
 
@@ -38,14 +39,33 @@ async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[st
     ids = [r.id for r in rows]
     seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
     if ids:
+        # Each person's rating in the match's variant beside their name (none before
+        # their first rated match).
+        rated = and_(
+            player_ratings.c.user_id == t.seats.c.user_id,
+            player_ratings.c.variant == t.matches.c.variant,
+        )
         for s in (
             await conn.execute(
-                select(t.seats.c.match_id, t.seats.c.name, t.seats.c.is_bot)
+                select(
+                    t.seats.c.match_id,
+                    t.seats.c.name,
+                    t.seats.c.is_bot,
+                    player_ratings.c.rating,
+                    player_ratings.c.provisional,
+                )
+                .join(t.matches, t.matches.c.id == t.seats.c.match_id)
+                .outerjoin(player_ratings, rated)
                 .where(t.seats.c.match_id.in_(ids))
                 .order_by(t.seats.c.match_id, t.seats.c.seat)
             )
         ).all():
-            seats[s.match_id].append({"name": s.name, "bot": bool(s.is_bot)})
+            shown = (
+                None
+                if s.rating is None
+                else {"rating": int(s.rating), "provisional": bool(s.provisional)}
+            )
+            seats[s.match_id].append({"name": s.name, "bot": bool(s.is_bot), "rating": shown})
     return [
         {
             "id": r.id,

@@ -42,6 +42,9 @@ from jackpot.web.notify.notices import waiting_turns
 from jackpot.web.notify.user_hub import UserHub
 
 router = APIRouter()
+#: The news other features tell a player (web/people/: a seek paired, a challenge
+#: made or answered), passed on as events of their own kind.
+FORWARDED = {"paired", "challenge", "accepted", "declined", "withdrawn"}
 
 
 async def offers_for(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:
@@ -93,7 +96,9 @@ def hub_of(request: Request) -> UserHub:
 @router.get("/api/my/events", response_class=EventStream)
 async def my_events(request: Request) -> Response:
     """Server-Sent Events: ``event: waiting`` with ``{"matches": [...], "offers":
-    [...]}`` now, and again whenever it changes; a comment line keeps it open."""
+    [...]}`` now, and again whenever it changes; a comment line keeps it open.
+    ``event: paired`` (``{"seek", "match"}``), ``challenge``, ``accepted``,
+    ``declined`` and ``withdrawn`` pass on what finding people tells the player."""
     actor = await require_actor(request, account=True, same_site=False)
     hub = hub_of(request)
     settings = settings_of(request)
@@ -136,6 +141,12 @@ async def my_events(request: Request) -> Response:
                     continue
                 if any(is_closed(ev) for ev in pokes):
                     return
+                for ev in pokes:
+                    if ev.get("type") in FORWARDED:
+                        # A pairing or a challenge: the page may go to the match.
+                        yield b"event: " + ev["type"].encode() + b"\ndata: " + orjson.dumps(
+                            ev
+                        ) + b"\n\n"
                 now = await snapshot(db, actor.user_id)
                 if now != last:
                     last = now

@@ -5,7 +5,8 @@ which play/actions.py runs on the driver. ``create_match`` checks what a person 
 and makes the match through new_match.py, which starts it when no seat is free.
 Their live events go out once that transaction commits (base/db.py's
 ``publish_on_commit``), with a ping for the lobby when a public match's seats there
-changed; a match called off ends through the finisher, as every match does.
+changed; a match called off ends through the finisher, as every match does. Nobody
+takes a seat beside someone they blocked or who blocked them (accounts/blocks.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
 from jackpot.engine import Variant
+from jackpot.web.accounts.blocks import check_not_blocked
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden, invalid
@@ -157,6 +159,10 @@ async def join_match(
     seats_in = await seat_rows(conn, match_id)
     if any(s["user_id"] == actor.user_id for s in seats_in):
         raise conflict("you already have a seat in this match", "already_seated")
+    # Nobody sits down at a table with someone they blocked, or who blocked them.
+    await check_not_blocked(
+        conn, actor.user_id, [s["user_id"] for s in seats_in if s["user_id"] is not None]
+    )
     free = [s for s in seats_in if not s["is_bot"] and s["user_id"] is None]
     if not free:
         raise conflict("every seat is taken", "match_full")

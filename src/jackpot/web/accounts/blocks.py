@@ -1,0 +1,143 @@
+"""Blocks and the challenge setting: whom an account will not play, and who may challenge it.
+
+Both belong to the account (base/models_people.py holds the rows), and they are
+read below the features that seat people: play/seating.py keeps a blocked person
+out of the blocker's lobby matches, and the seeks and challenges (web/people/)
+never pair or seat a blocked pair. A block holds both ways: whoever blocked whom,
+the two are not put at one table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.web.base import models as t
+from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
+from jackpot.web.base.models_people import blocks, people_prefs
+from jackpot.web.base.names import name_key
+
+
+async def account_named(conn: AsyncConnection, name: str) -> Any:
+    """The account (not a guest) called ``name``: a row with ``id`` and ``name``; 404
+    when there is none."""
+    row = (
+        await conn.execute(
+            select(t.users.c.id, t.users.c.name).where(
+                t.users.c.name_key == name_key(name), t.users.c.is_guest.is_(False)
+            )
+        )
+    ).first()
+    if row is None:
+        raise not_found("there is no player called %(name)s", name=name)
+    return row
+
+
+async def blocked_among(conn: AsyncConnection, user_id: int, others: Iterable[int]) -> set[int]:
+    """Those of ``others`` who blocked ``user_id`` or whom ``user_id`` blocked."""
+    ids = sorted(set(others) - {user_id})
+    if not ids:
+        return set()
+    rows = await conn.execute(
+        select(blocks.c.blocker_id, blocks.c.blocked_id).where(
+            or_(
+                (blocks.c.blocker_id == user_id) & blocks.c.blocked_id.in_(ids),
+                (blocks.c.blocked_id == user_id) & blocks.c.blocker_id.in_(ids),
+            )
+        )
+    )
+    return {r.blocked_id if r.blocker_id == user_id else r.blocker_id for r in rows}
+
+
+async def blocked_pairs(conn: AsyncConnection, user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs among ``user_ids`` where one blocked the other (one query, for a
+    pairing's candidates)."""
+    ids = sorted(set(user_ids))
+    if len(ids) < 2:
+        return set()
+    rows = await conn.execute(
+        select(blocks.c.blocker_id, blocks.c.blocked_id).where(
+            blocks.c.blocker_id.in_(ids), blocks.c.blocked_id.in_(ids)
+        )
+    )
+    return {frozenset((r.blocker_id, r.blocked_id)) for r in rows}
+
+
+async def check_not_blocked(conn: AsyncConnection, user_id: int, others: Iterable[int]) -> None:
+    """403 when ``user_id`` and one of ``others`` blocked each other; the answer does not
+    say who blocked whom, nor that it was a block at all."""
+    if await blocked_among(conn, user_id, others):
+        raise forbidden("you cannot join this match", "not_allowed")
+
+
+async def block(
+    conn: AsyncConnection, user_id: int, name: str, now: datetime, cap: int
+) -> str:
+    """``user_id`` blocks the account called ``name`` (once; 429 past ``cap`` blocks);
+    returns the name as stored."""
+    other = await account_named(conn, name)
+    if other.id == user_id:
+        raise bad_request("you cannot block yourself", "self")
+    there = (
+        await conn.execute(
+            select(blocks.c.blocked_id).where(
+                blocks.c.blocker_id == user_id, blocks.c.blocked_id == other.id
+            )
+        )
+    ).first()
+    if there is None:
+        count = (
+            await conn.execute(
+                select(func.count()).select_from(blocks).where(blocks.c.blocker_id == user_id)
+            )
+        ).scalar_one()
+        if count >= cap:
+            raise ApiError(
+                429, "too_many_blocks", "you may block at most %(cap)s players", cap=cap
+            )
+        await conn.execute(
+            insert(blocks).values(blocker_id=user_id, blocked_id=other.id, created_at=now)
+        )
+    return str(other.name)
+
+
+async def unblock(conn: AsyncConnection, user_id: int, name: str) -> None:
+    """Lift ``user_id``'s block of the account called ``name`` (nothing if none)."""
+    other = await account_named(conn, name)
+    await conn.execute(
+        delete(blocks).where(blocks.c.blocker_id == user_id, blocks.c.blocked_id == other.id)
+    )
+
+
+async def blocked_names(conn: AsyncConnection, user_id: int) -> list[str]:
+    """The names of the accounts ``user_id`` blocked, A to Z."""
+    rows = await conn.execute(
+        select(t.users.c.name)
+        .join(blocks, blocks.c.blocked_id == t.users.c.id)
+        .where(blocks.c.blocker_id == user_id)
+        .order_by(t.users.c.name_key)
+    )
+    return [str(r.name) for r in rows]
+
+
+async def accepts_challenges(conn: AsyncConnection, user_id: int) -> bool:
+    """Whether other people may challenge ``user_id`` (yes unless they said nobody)."""
+    row = (
+        await conn.execute(
+            select(people_prefs.c.challenges).where(people_prefs.c.user_id == user_id)
+        )
+    ).first()
+    return row is None or bool(row.challenges)
+
+
+async def set_challenges(conn: AsyncConnection, user_id: int, anyone: bool) -> None:
+    """Let anyone challenge ``user_id`` (True), or nobody (False)."""
+    done = await conn.execute(
+        update(people_prefs).where(people_prefs.c.user_id == user_id).values(challenges=anyone)
+    )
+    if done.rowcount == 0:
+        await conn.execute(insert(people_prefs).values(user_id=user_id, challenges=anyone))

@@ -1,0 +1,191 @@
+"""The JSON API of finding people: play now (seeks), challenges and blocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from jackpot.web.accounts import blocks
+from jackpot.web.base.clock import utcnow
+from jackpot.web.base.field_rules import MINIMUM_SETTING, one_of
+from jackpot.web.base.http import check_same_site, current_actor, db_of, settings_of
+from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
+from jackpot.web.base.stream_caps import EventStream
+from jackpot.web.people import challenges, seeks
+from jackpot.web.people.live import seek_stream
+from jackpot.web.people.rules import require_account
+from jackpot.web.play.seating import MAX_SEATS
+
+router = APIRouter(prefix="/api")
+STRICT = ConfigDict(extra="forbid")
+DEADLINE: dict[str, Any] = {
+    MINIMUM_SETTING: "min_deadline_seconds",
+    "maximum": MAX_DEADLINE_SECONDS,
+}
+
+
+class NewSeek(BaseModel):
+    model_config = STRICT
+    variant: str = Field("jackpot", json_schema_extra=one_of("jackpot", "classic"))
+    deadline_seconds: int = Field(
+        description="seconds for each throw", strict=True, json_schema_extra=DEADLINE
+    )
+    seats: int = Field(
+        2, description="people in the match: 2 to 4", strict=True,
+        json_schema_extra={"minimum": 2, "maximum": MAX_SEATS},
+    )
+
+
+class NewChallenge(BaseModel):
+    model_config = STRICT
+    to: str = Field(description="the name of the player challenged", min_length=1, max_length=64)
+    variant: str = Field("jackpot", json_schema_extra=one_of("jackpot", "classic"))
+    deadline_seconds: int = Field(
+        86400, description="seconds for each throw", strict=True, json_schema_extra=DEADLINE
+    )
+
+
+@router.post("/seeks", status_code=201)
+async def new_seek(body: NewSeek, request: Request) -> Response:
+    """Look for people to play now: 201 ``{"id", "status": "waiting"}``, or
+    ``"paired"`` with the ``match`` when the seek completed a group at once."""
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        made = await seeks.create(
+            conn,
+            actor,
+            settings_of(request),
+            variant=body.variant,
+            deadline_seconds=body.deadline_seconds,
+            seats=body.seats,
+            now=utcnow(),
+        )
+    return JSONResponse(made, status_code=201)
+
+
+@router.get("/seeks")
+async def open_seeks(request: Request) -> dict[str, Any]:
+    """The seeks waiting now, by kind, without who; the caller's own waiting ones."""
+    actor = await current_actor(request)
+    now = utcnow()
+    async with db_of(request).read() as conn:
+        mine = (
+            await seeks.my_open_seeks(conn, actor.user_id, now)
+            if actor and not actor.is_guest
+            else []
+        )
+        return {"kinds": await seeks.open_seeks(conn, now), "mine": mine}
+
+
+@router.get("/seeks/{seek_id}")
+async def get_seek(seek_id: str, request: Request) -> dict[str, Any]:
+    actor = require_account(await current_actor(request))
+    async with db_of(request).read() as conn:
+        return await seeks.own_seek(conn, actor.user_id, seek_id, utcnow())
+
+
+@router.delete("/seeks/{seek_id}")
+async def cancel_seek(seek_id: str, request: Request) -> dict[str, Any]:
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        return await seeks.cancel(conn, actor.user_id, seek_id, utcnow())
+
+
+@router.get("/seeks/{seek_id}/events", response_class=EventStream)
+async def seek_events(seek_id: str, request: Request) -> Response:
+    """Server-Sent Events: ``event: seek`` with ``{"id", "status", "match"}`` now and
+    when it changes. A seek for less than an hour a throw is cancelled when its
+    stream closes."""
+    actor = require_account(await current_actor(request))
+    return await seek_stream(request, actor, seek_id, utcnow())
+
+
+@router.post("/challenges", status_code=201)
+async def new_challenge(body: NewChallenge, request: Request) -> Response:
+    """Challenge a player to a two-seat match: 201 ``{"id"}``."""
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        made = await challenges.create(
+            conn,
+            actor,
+            settings_of(request),
+            to=body.to,
+            variant=body.variant,
+            deadline_seconds=body.deadline_seconds,
+            now=utcnow(),
+        )
+    return JSONResponse({"id": made}, status_code=201)
+
+
+@router.get("/challenges")
+async def list_challenges(request: Request) -> dict[str, Any]:
+    """``{"incoming": [...], "outgoing": [...]}``: the open challenges to and from
+    the caller, with the other player's name and rating."""
+    actor = require_account(await current_actor(request))
+    async with db_of(request).read() as conn:
+        return await challenges.listed(conn, actor.user_id, utcnow())
+
+
+@router.post("/challenges/{challenge_id}/accept")
+async def accept_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    """Accept a challenge made to you: the match starts, ``{"match"}``."""
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        match_id = await challenges.accept(
+            conn, actor, settings_of(request), challenge_id, utcnow()
+        )
+    return {"match": match_id}
+
+
+@router.post("/challenges/{challenge_id}/decline")
+async def decline_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        await challenges.decline(conn, actor, challenge_id, utcnow())
+    return {"id": challenge_id, "status": "declined"}
+
+
+@router.delete("/challenges/{challenge_id}")
+async def withdraw_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        await challenges.withdraw(conn, actor, challenge_id, utcnow())
+    return {"id": challenge_id, "status": "withdrawn"}
+
+
+@router.get("/blocks")
+async def list_blocks(request: Request) -> dict[str, Any]:
+    actor = require_account(await current_actor(request))
+    async with db_of(request).read() as conn:
+        return {"blocked": await blocks.blocked_names(conn, actor.user_id)}
+
+
+@router.put("/blocks/{name}")
+async def block_player(name: str, request: Request) -> dict[str, Any]:
+    """Block a player: they cannot challenge you, join your matches or be paired
+    with you (nor you with them)."""
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        shown = await blocks.block(
+            conn, actor.user_id, name, utcnow(), settings_of(request).blocks_per_account
+        )
+    return {"blocked": shown}
+
+
+@router.delete("/blocks/{name}")
+async def unblock_player(name: str, request: Request) -> dict[str, Any]:
+    check_same_site(request)
+    actor = require_account(await current_actor(request))
+    async with db_of(request).write() as conn:
+        await blocks.unblock(conn, actor.user_id, name)
+    return {"unblocked": name}
