@@ -94,7 +94,9 @@ class Server:
             env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()
-        deadline = time.monotonic() + 30
+        # A liveness bound, not a timing check: start-up builds the odds tables,
+        # which a busy machine may take a while over.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError((self.var_dir / "server.log").read_text())
