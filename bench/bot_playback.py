@@ -1,4 +1,4 @@
-"""How long the match page takes to play out a bot's turn at its normal pace.
+"""How long the match page takes to play out a bot's turn at its slowest speed.
 
     .venv/bin/python bench/bot_playback.py --turns 20000 --seed 35
 
@@ -6,7 +6,8 @@ Plays bot turns on the engine from a full board, each strength in each variant, 
 the site's dice (``fair.throw_dice``, a server seed per match drawn from ``--seed``),
 and counts each turn's playback with the function the server adds to the next
 person's deadline (web/matches/playback.py: ``PACE_THROW_MS`` after each throw,
-``PACE_COVER_MS`` after each cover, as the person's page shows them). A match's bot
+``PACE_COVER_MS`` after each cover, times ``SLOWEST``, the page's slowest speed; the
+normal speed takes 1/``SLOWEST`` of it). A match's bot
 has each strength with the same chance, so "all" is the plain mean of the three.
 Nothing here is asserted: it is a measurement to write down (docs/front-end.md).
 """
@@ -21,7 +22,7 @@ from jackpot import fair
 from jackpot.engine import Match, TurnEnded, Variant
 from jackpot.strategy.autoplay import bot_step
 from jackpot.strategy.strength import Strength
-from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS, playback_ms
+from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS, SLOWEST, playback_ms
 
 #: The seat of the person watching (the bot plays seat 0 of a one-seat match).
 VIEWER = 1
@@ -57,7 +58,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=35)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    print(f"pace: {PACE_THROW_MS} ms after a throw, {PACE_COVER_MS} ms after a cover")
+    print(
+        f"pace: {PACE_THROW_MS} ms after a throw, {PACE_COVER_MS} ms after a cover, "
+        f"times {SLOWEST} at the slowest speed (what the clock waits for)"
+    )
     print(f"{'variant':8} {'strength':8} {'mean s':>7} {'median s':>8} {'p90 s':>6} {'max s':>6}")
     for variant in Variant:
         every: list[int] = []

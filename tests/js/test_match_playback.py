@@ -17,7 +17,13 @@ from bot_first import COMMITMENT, bot_first_seed, pending_row
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.models_commitments import pending_seeds
-from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS, paced, playback_ms
+from jackpot.web.matches.playback import (
+    PACE_COVER_MS,
+    PACE_THROW_MS,
+    SLOWEST,
+    paced,
+    playback_ms,
+)
 
 STATIC = Path(__file__).parents[2] / "src" / "jackpot" / "static"
 
@@ -27,7 +33,7 @@ def node(script: str, data: Any) -> Any:
         return json.dumps((STATIC / name).as_uri())
 
     imports = (
-        f"import {{ paced, playbackMs, PACE }} from {url('match-playback.js')};\n"
+        f"import {{ paced, playbackMs, PACE, SPEEDS }} from {url('match-playback.js')};\n"
         f"import {{ openingPlayback }} from {url('match-opening.js')};\n"
         f"import {{ applyEvent }} from {url('match-state.js')};\n"
         f"const data = {json.dumps(data)};\n"
@@ -71,18 +77,19 @@ def test_the_page_counts_the_playback_the_server_counts() -> None:
     ] + [{"type": "deadline", "seat": 0, "due_at": None}]
     # The JS has the server's pace by default as well as from the page.
     got = node(
-        "console.log(JSON.stringify({pace: PACE,"
+        "console.log(JSON.stringify({pace: PACE, slowest: SPEEDS.slow,"
         " flags: [-1, 0, 1, 2].map((v) => data.map((ev) => paced(ev, v))),"
         " totals: [-1, 0, 1, 2].map((v) => playbackMs(data, v))}));",
         moves,
     )
     assert got["pace"] == {"thrown": PACE_THROW_MS, "covered": PACE_COVER_MS}
+    assert got["slowest"] == SLOWEST
     viewers = [None, 0, 1, 2]
     assert got["flags"] == [[paced(ev, v) for ev in moves] for v in viewers]
     assert got["totals"] == [playback_ms(moves, v) for v in viewers]
     # A visitor watches every move; a seated player not their own (dead throws aside).
-    assert got["totals"][0] == 6 * PACE_THROW_MS + 3 * PACE_COVER_MS
-    assert got["totals"][1] == 5 * PACE_THROW_MS + 2 * PACE_COVER_MS
+    assert got["totals"][0] == SLOWEST * (6 * PACE_THROW_MS + 3 * PACE_COVER_MS)
+    assert got["totals"][1] == SLOWEST * (5 * PACE_THROW_MS + 2 * PACE_COVER_MS)
 
 
 async def test_the_page_is_given_the_pace(client) -> None:  # type: ignore[no-untyped-def]

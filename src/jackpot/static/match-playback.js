@@ -2,8 +2,8 @@
 // web/matches/playback.py: the page shows another seat's throw or cover (and any dead
 // throw) on its own, then pauses, the pace per throw and per cover coming from the
 // page (#match's data-pace-throw and data-pace-cover, set from that module). The
-// server starts the person's clock once those pauses are over at the normal speed; the
-// speed chosen here (slow, normal, fast, kept in localStorage) changes only this page.
+// server starts the person's clock once those pauses are over at the slowest speed, so
+// the speed chosen here (slow, normal, fast, kept in localStorage) never costs time.
 const root = typeof document !== "undefined" ? document.getElementById("match") : null;
 
 /** Milliseconds after a throw and after a cover at the normal speed (the server's). */
@@ -27,9 +27,11 @@ export function paceMs(ev, pace = PACE) {
   return ev.type === "thrown" ? pace.thrown : pace.covered;
 }
 
-/** How long the normal speed takes to play `events` out for seat `viewer`. */
+/** How long the slowest speed takes to play `events` out for seat `viewer`: what the
+ * server waits before it starts that person's clock. */
 export function playbackMs(events, viewer, pace = PACE) {
-  return events.filter((ev) => paced(ev, viewer)).reduce((sum, ev) => sum + paceMs(ev, pace), 0);
+  const normal = events.filter((ev) => paced(ev, viewer)).reduce((sum, ev) => sum + paceMs(ev, pace), 0);
+  return SPEEDS.slow * normal;
 }
 
 function storedSpeed() {

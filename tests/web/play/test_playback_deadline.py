@@ -17,7 +17,7 @@ from web_helpers import join_in_joining_order, move, sign_up
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.models_notify import notices
-from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS, playback_ms
+from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS, SLOWEST, playback_ms
 from jackpot.web.play.sweeper import sweep_once
 
 DEADLINE = 60
@@ -49,13 +49,13 @@ async def match_times(app: Any, match_id: str) -> tuple[datetime, datetime]:
 
 
 def by_hand(events: list[dict[str, Any]], me: int) -> int:
-    """The playback the page gives ``events``, counted here without the module: each
-    throw and cover of another seat, and each throw that reached nothing."""
+    """The playback the page gives ``events`` at its slowest, counted here without the
+    module: each throw and cover of another seat, and each throw that reached nothing."""
     throws = sum(
         1 for e in events if e["type"] == "thrown" and (e["seat"] != me or not e["options"])
     )
     covers = sum(1 for e in events if e["type"] == "covered" and e["seat"] != me)
-    return throws * PACE_THROW_MS + covers * PACE_COVER_MS
+    return SLOWEST * (throws * PACE_THROW_MS + covers * PACE_COVER_MS)
 
 
 async def bot_first(client: httpx.AsyncClient, variant: str) -> dict[str, Any]:

@@ -7,8 +7,9 @@ its normal speed (static/match-playback.js has both from the page's data attribu
 which come from here). A person can act on a throw that became due after such moves
 only once the page has shown them, so their clock starts then: play/move_plan.py adds
 the ``playback_ms`` of the events that led to the throw, as that person's page plays
-them, to the deadline it enforces, shows, mails and pushes. The page's speed choice
-(slow, fast) and "Skip to now" change only the page.
+them at its slowest speed, to the deadline it enforces, shows, mails and pushes. So no
+speed a person may choose costs them time; at a faster one, or after "Skip to now",
+the clock stands at the whole deadline for a while after the moves are shown.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 PACE_THROW_MS = 600
 #: The pause after a cover the page plays out: the tiles just covered are marked.
 PACE_COVER_MS = 400
+#: The page's slowest speed, as a factor of the pace (SPEEDS.slow there).
+SLOWEST = 2
 
 
 def paced(ev: Mapping[str, Any], viewer: int | None) -> bool:
@@ -38,6 +41,6 @@ def pace_ms(ev: Mapping[str, Any]) -> int:
 
 
 def playback_ms(events: Iterable[Mapping[str, Any]], viewer: int | None) -> int:
-    """How long the page of seat ``viewer`` takes, at its normal speed, to play out
+    """How long the page of seat ``viewer`` takes, at its slowest speed, to play out
     ``events`` (a move's live events, in order) up to the position after them."""
-    return sum(pace_ms(ev) for ev in events if paced(ev, viewer))
+    return SLOWEST * sum(pace_ms(ev) for ev in events if paced(ev, viewer))
