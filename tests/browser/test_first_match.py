@@ -99,8 +99,9 @@ def test_the_commitment_is_shown_before_the_seed_is_sent(page: Page, live_server
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     held = hold_commitments(page)
     page.goto(url + "/")
-    page.locator(".seed-choice summary").first.click()
+    # In view under the button, with the seed's own box still closed.
     note = page.locator(".play-now [data-commitment-note]")
+    expect(note).to_be_visible()
     expect(note).to_have_text("Fixing the server's seed for this match…")
     # Pressed before the seed is fixed: nothing is posted until it is.
     page.click("#play-bot")
@@ -117,10 +118,10 @@ def test_the_commitment_is_shown_before_the_seed_is_sent(page: Page, live_server
 
     # Shown beside the seed field before the person chooses, then the match has it.
     page.goto(url + "/")
-    page.locator(".seed-choice summary").first.click()
     expect(note).to_contain_text("The server's seed for this match is already fixed: its SHA-256")
     fixed = note.locator("code").inner_text()
     assert len(fixed) == 64 and fixed != shown
+    page.locator(".seed-choice summary").first.click()
     page.fill("#client-seed-input", "mine-after-seeing-it")
     page.click("#play-bot")
     page.wait_for_url("**/matches/m_*")
