@@ -90,7 +90,14 @@ async function refresh() {
       tbody.append(tr);
     }
     table.append(tbody);
-    out.append(table);
+    // On a phone the columns may be wider than the screen: the table scrolls in its box.
+    const box = document.createElement("div");
+    box.className = "scroll";
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", t("The odds of each choice"));
+    box.append(table);
+    out.append(box);
   } else if (body.p_shut !== null) {
     const p = document.createElement("p");
     p.className = "small";
