@@ -191,6 +191,10 @@ def test_a_bot_that_wins_at_once_shows_its_turn_first(browser: Browser, live_ser
     places = page.locator("#result .places li")
     expect(places.nth(1)).to_have_text("Place 2: You, did not get a turn")
     expect(page.locator("#result")).to_contain_text("Rounds played: 1.")
+    # Beside the name, no total of 0 (which reads as the best score) but a dash.
+    mine = page.locator("#seats li.you .total")
+    expect(mine).to_have_text("–")
+    expect(mine).to_have_attribute("title", "did not get a turn")
     ctx.close()
 
 

@@ -71,8 +71,11 @@ export function renderSeats(state, list) {
     const links = seatLinks[i] || {};
     const total = document.createElement("span");
     total.className = "total";
-    total.textContent = s.name ? `${s.total}` : "";
-    total.title = W.runningTotal;
+    // A 0 would read as the best score: a seat the end of the match never let throw
+    // shows a dash.
+    const noTurn = state.status === "finished" && state.result && neverThrew(state, i, null);
+    total.textContent = !s.name ? "" : noTurn ? "–" : `${s.total}`;
+    total.title = noTurn ? W.noTurn : W.runningTotal;
     const rating = s.name ? ratingEl(links.rating) : null;
     li.append(nameEl(s, links), ...(rating ? [rating] : []), total);
     if (s.bot) li.append(botBadge(links.strength, state.status === "finished"));

@@ -12,6 +12,7 @@ export const W = {
   youMark: t(" (you)"),
   freeSeat: t("free seat"),
   runningTotal: t("running total"),
+  noTurn: t("did not get a turn"),
   outTime: t("out: time"),
   outResigned: t("resigned"),
   strength: (s) => t("strength: {strength}", { strength: strengthName(s) }),
