@@ -195,6 +195,14 @@ def test_a_bot_that_wins_at_once_shows_its_turn_first(browser: Browser, live_ser
     mine = page.locator("#seats li.you .total")
     expect(mine).to_have_text("–")
     expect(mine).to_have_attribute("title", "did not get a turn")
+    # Played out once: coming back, the person sees where the match stands at once.
+    page.reload()
+    expect(page.locator("#result h2")).to_have_text("Bot wins")
+    page.wait_for_function("() => document.querySelector('#match').dataset.settled === '1'")
+    again = page.evaluate("window.__seen")
+    # The board as it ended (the last dice) and the result, no throw played out again.
+    assert again[-1] == "result" and len(again) <= 2, again
+    assert len(thrown) > 1
     ctx.close()
 
 

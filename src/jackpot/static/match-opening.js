@@ -12,6 +12,33 @@ import { W } from "./match-words.js";
 
 const FULL = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const MOVES = ["thrown", "covered", "seat_out"];
+/** The matches whose opening this browser has played out: each is shown once, so a
+ * person coming back to a match they did not get to throw in sees where it stands. */
+const SEEN_KEY = "jackpot.openingSeen";
+const SEEN_KEPT = 100;
+
+function seenOpenings() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEEN_KEY) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this browser has played out the opening of match `id` already. */
+export function openingSeen(id) {
+  return seenOpenings().includes(id);
+}
+
+/** Note that the opening of match `id` is being played out here. */
+export function markOpeningSeen(id) {
+  try {
+    const kept = seenOpenings().filter((x) => x !== id);
+    kept.push(id);
+    localStorage.setItem(SEEN_KEY, JSON.stringify(kept.slice(-SEEN_KEPT)));
+  } catch { /* no storage: it plays again next time */ }
+}
 
 /**
  * `state` is the page's state, `past` the match's events up to it, `me` the reader's
@@ -19,7 +46,7 @@ const MOVES = ["thrown", "covered", "seat_out"];
  * start, the events up to the start (history) and the ones to play out; or null.
  */
 export function openingPlayback(state, past, me) {
-  if (me < 0 || !state.seats.every((s, i) => i === me || s.bot)) return null;
+  if (me < 0 || !state.seats.every((s, i) => i === me || s.bot) || openingSeen(state.id)) return null;
   const start = past.findIndex((ev) => ev.type === "started");
   if (start < 0) return null;
   const replay = past.slice(start + 1);
@@ -44,7 +71,7 @@ export function startOf(state, seq = state.seq) {
  * did. The page then shows the start meanwhile, not the end for a moment.
  */
 export function mayOpenWithPlayback(state, me) {
-  if (me <= 0 || !state.seats.every((s, i) => i === me || s.bot)) return false;
+  if (me <= 0 || !state.seats.every((s, i) => i === me || s.bot) || openingSeen(state.id)) return false;
   const r = state.result;
   if (r) return r.rounds === 1 && r.totals[me] === 0 && r.shut[me] === null && !state.seats[me].out;
   const t = state.turn;

@@ -20,7 +20,7 @@ import { setUpInvite } from "./match-invite.js";
 import { openingSummary, pickSaid, renderDeadline, statusText } from "./match-status.js";
 import { EventQueue } from "./match-queue.js";
 import { setUpSpeed } from "./match-playback.js";
-import { drawBoard, mayOpenWithPlayback, openingPlayback, startOf } from "./match-opening.js";
+import { drawBoard, markOpeningSeen, mayOpenWithPlayback, openingPlayback, startOf } from "./match-opening.js";
 import { headLine, renderDailyResult, renderScore, renderStanding, setUpShare } from "./match-daily.js";
 import { D } from "./match-words-daily.js";
 import { Phrases } from "./match-phrases.js";
@@ -387,7 +387,10 @@ function opened(events) {
   const before = replay ? replay.before : events;
   for (const ev of before) history.add(ev);
   historyRead = true;
-  if (replay) state = replay.first;
+  if (replay) {
+    state = replay.first;
+    markOpeningSeen(matchId);
+  }
   render();
   sayOpening(before);
   if (replay) for (const ev of replay.replay) queue.push(ev);
