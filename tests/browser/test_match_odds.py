@@ -101,6 +101,7 @@ def test_the_replay_measures_given_away_in_winning_chance(page: Page, live_serve
             "Chance of shutting the box this turn",
             "Chance to win the match",
             "Chance of a draw",
+            "Winning chance, a draw as a share",
             "Expected score",
             "Chosen or best",
         ]
@@ -109,6 +110,8 @@ def test_the_replay_measures_given_away_in_winning_chance(page: Page, live_serve
     expect(rows).to_have_count(len(step["options"]))
     for i, o in enumerate(step["options"]):
         expect(rows.nth(i).locator("td").nth(2)).to_have_text(o["p_win_text"])
+        # What "given away" is measured in, so the sentence's figures stand in the table.
+        expect(rows.nth(i).locator("td").nth(4)).to_have_text(o["equity_text"])
     chosen = next(o for o in step["options"] if o["tiles"] == step["cover"])
     best = next(o for o in step["options"] if o["tiles"] == step["best"])
     expect(page.locator("#gave-away")).to_have_text(

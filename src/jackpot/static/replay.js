@@ -123,7 +123,10 @@ function show(i, rolled = false) {
     const cells = [
       [tilesText(o.tiles), null, false],
       [o.p_text, o.p_exact, true],
-      ...(forMatch ? [[o.p_win_text, o.p_win, true], [o.p_draw_text, o.p_draw, true]] : []),
+      // The last is what "given away" is measured in, so the sentence's figures are here.
+      ...(forMatch
+        ? [[o.p_win_text, o.p_win, true], [o.p_draw_text, o.p_draw, true], [o.equity_text, o.equity, true]]
+        : []),
       [formatNumber(o.e, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), null, true],
       [[isChosen ? t("chosen") : "", isBest ? t("best") : ""].filter(Boolean).join(", "), null, false],
     ];
