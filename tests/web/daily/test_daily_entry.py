@@ -165,6 +165,9 @@ async def test_giving_up_scores_the_rest_45(app, make_client) -> None:  # type: 
     mine = next(d for d in overview["deals"] if d["variant"] == "jackpot")["entry"]
     assert mine["finished"] and mine["ending"] == "resigned" and mine["place"] == 1
     assert mine["result"] == done["result"]
+    # Its replay waits for the day's seed, and says so rather than "not ended".
+    r = await ana.get(f"/matches/{mid}/replay", headers={"accept": "text/html"})
+    assert r.status_code == 409 and "when its day ends" in r.text
 
 
 async def test_the_overview_shows_today_and_the_commitments_ahead(app, make_client) -> None:  # type: ignore[no-untyped-def]

@@ -221,6 +221,13 @@ async def replay_html(match_id: str, request: Request) -> Response:
         profiles = [s["profile"] for s in await match_seats(conn, match_id, viewer)]
         owners = [s["user_id"] for s in await store.seat_rows(conn, match_id)]
         daily_place = await _daily_place(conn, match_id) if "daily" in rec else None
+    if rec["result"] is not None and rec["server_seed"] is None and "daily" in rec:
+        raise ApiError(
+            409,
+            "day_not_over",
+            "the replay of a daily entry opens when its day ends (at midnight UTC), once "
+            "the day's seed is published: until then everybody still plays the same dice",
+        )
     if rec["result"] is None or rec["server_seed"] is None:
         raise ApiError(
             409,
