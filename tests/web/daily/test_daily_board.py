@@ -175,6 +175,10 @@ async def test_a_board_page_in_the_page(app, make_client) -> None:  # type: igno
     daily = await viewer.get("/daily", headers={"accept": "text/html"})
     assert daily.status_code == 200 and "Seeded9" in daily.text
     assert 'id="enter-jackpot"' in daily.text
+    # Today's commitments stand beside the deals, as the next days' do below them.
+    today = (await viewer.get("/api/daily")).json()
+    for deal in today["deals"]:
+        assert f"<code>{deal['commitment']}</code>" in daily.text
     mid = await enter(viewer)
     await play(viewer, mid, turns=1)
     daily = await viewer.get("/daily", headers={"accept": "text/html"})
