@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
 from jackpot.engine import Variant
+from jackpot.i18n.formats import variant_name
 from jackpot.web.base.db import Database, publish_on_commit
 from jackpot.web.base.errors import invalid, not_found
 from jackpot.web.base.models_daily import daily_deals, daily_entries
@@ -94,7 +95,9 @@ async def deal_row(
         query = query.add_columns(counts.c.entries, counts.c.finished).join(counts, true())
     row = (await conn.execute(query)).mappings().first()
     if row is None:
-        raise not_found("there is no %(variant)s deal for %(day)s", variant=variant.value, day=day)
+        raise not_found(
+            "there is no %(variant)s deal for %(day)s", variant=variant_name(variant.value), day=day
+        )
     return row
 
 
