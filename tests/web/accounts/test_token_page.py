@@ -102,6 +102,10 @@ async def test_refusals_are_said_and_make_nothing(make_client: Any) -> None:
     await sign_up(ben, "Ben")
     r = await form(ana, "token", label="bot", days="30", current="not my password")
     assert r.status_code == 403 and "the current password is not right" in r.text
+    # Said in the token form, whose label stays as typed.
+    said = r.text.index('id="token-error"')
+    assert r.text.index('id="token-form"') < said < r.text.index("the current password is not")
+    assert 'aria-describedby="token-label-hint" value="bot"' in r.text
     r = await form(ana, "token", label="bot", days="3650", current=PASSWORD)
     assert r.status_code == 422
     assert "choose when the token expires: after 7, 30, 90, 180, 365 days" in r.text

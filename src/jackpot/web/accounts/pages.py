@@ -275,9 +275,12 @@ async def account_change(request: Request) -> Response:
     except ApiError as exc:
         forget_actor(request)
         ctx = await _account_ctx(request, actor)
-        return await render(
-            request, "account.html", {**ctx, "error": exc.message}, status=exc.status
-        )
+        if what == "token":
+            # Said beside the token form, which keeps what was typed but the password.
+            shown = {"token_error": exc.message, "token_label": form_text(form, "label")}
+        else:
+            shown = {"error": exc.message}
+        return await render(request, "account.html", {**ctx, **shown}, status=exc.status)
     forget_actor(request)
     ctx = await _account_ctx(request, actor)
     response = await render(request, "account.html", {**ctx, **shown})
