@@ -73,7 +73,9 @@ export function renderSeats(state, list) {
     total.className = "total";
     // A 0 would read as the best score: a seat the end of the match never let throw
     // shows a dash.
-    const noTurn = state.status === "finished" && state.result && neverThrew(state, i, null);
+    // (A daily entry's result has no places: it is one seat against the day's board.)
+    const noTurn = state.status === "finished" && state.result && state.result.places
+      && neverThrew(state, i, null);
     total.textContent = !s.name ? "" : noTurn ? "–" : `${s.total}`;
     total.title = noTurn ? W.noTurn : W.runningTotal;
     const rating = s.name ? ratingEl(links.rating) : null;

@@ -33,8 +33,9 @@ def never_threw(result: Any, out: Sequence[str | None], seat: int) -> bool:
     """Whether ``seat`` of a finished match never threw, as its result shows: still in,
     no shut box and no points while another seat shut the box. In Classic nobody throws
     after a shut box (its total of 0 is no score); in Jackpot every seat still in
-    finishes the round, and a finished turn scores above 0 unless it shut the box."""
-    if not result or (seat < len(out) and out[seat] is not None):
+    finishes the round, and a finished turn scores above 0 unless it shut the box. A
+    daily entry's result (one seat, turn scores) has no shut boxes to read."""
+    if not result or "shut" not in result or (seat < len(out) and out[seat] is not None):
         return False
     shut: list[int | None] = result["shut"]
     return shut[seat] is None and result["totals"][seat] == 0 and any(
