@@ -1,19 +1,37 @@
-// A section of a page kept live by a stream of pings: on each ping, and each time the
-// stream (re)connects so that a change made while it was away is not missed, the page
-// fetches itself again and hands the fresh copy of the section to `swap`. Fetches never
-// overlap: a ping during one asks for one more after it. `data-fetched` counts the
-// finished fetches, which lets a test wait for one without guessing a delay.
+// A section of a page kept current by fetching the page again: on each ping of a
+// stream (and each time the stream (re)connects, so that a change made while it was
+// away is not missed), or every few seconds while the tab is shown. The fresh copy of
+// the section replaces the old one's content; focus on an element still there stays
+// on it, and a screen reader hears the new count, politely, when it changes. Fetches
+// never overlap: a ping during one asks for one more after it. `data-fetched` counts
+// the finished fetches, which lets a test wait for one without guessing a delay.
+
+/** What identifies a focusable element across two fetches of the page. */
+export function keyOf(el) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const href = el.getAttribute("href");
+  return href ? `a[href="${CSS.escape(href)}"]` : null;
+}
 
 /**
- * @param {HTMLElement} section the element to follow, found again by its id
- * @param {string} eventsUrl the stream of pings (an EventSource address)
- * @param {string} eventName the pings' event name
- * @param {(fresh: HTMLElement) => void} swap puts the fresh copy in place
+ * Put `fresh`'s content in `section`, keeping focus where it was, and tell `status`
+ * `counted(n)` when the section's `data-count` changed.
  */
-export function followSection(section, eventsUrl, eventName, swap) {
+export function swapSection(section, fresh, status, counted) {
+  const active = document.activeElement;
+  const inside = section.contains(active) && active !== section;
+  const key = inside ? keyOf(active) : null;
+  const before = section.dataset.count;
+  section.replaceChildren(...fresh.childNodes);
+  section.dataset.count = fresh.dataset.count;
+  if (inside) ((key && section.querySelector(key)) || section).focus();
+  if (fresh.dataset.count !== before) status.textContent = counted(Number(fresh.dataset.count));
+}
+
+/** A function that fetches the page again and hands `swap` the fresh `section`. */
+function refresher(section, swap) {
   let busy = false;
   let again = false;
-
   async function refresh() {
     if (busy) {
       again = true;
@@ -28,7 +46,7 @@ export function followSection(section, eventsUrl, eventName, swap) {
         if (fresh) swap(fresh);
       }
     } catch {
-      // Offline for a moment: the stream's reconnection fetches again.
+      // Offline for a moment: the next ping or round fetches again.
     } finally {
       busy = false;
       section.dataset.fetched = String(Number(section.dataset.fetched || 0) + 1);
@@ -38,8 +56,21 @@ export function followSection(section, eventsUrl, eventName, swap) {
       refresh();
     }
   }
+  return refresh;
+}
 
+/** Follow `section` on the pings named `eventName` of the stream at `eventsUrl`. */
+export function followSection(section, eventsUrl, eventName, swap) {
+  const refresh = refresher(section, swap);
   const stream = new EventSource(eventsUrl);
   stream.addEventListener("open", refresh);
   stream.addEventListener(eventName, refresh);
+}
+
+/** Fetch `section` again every `everyMs` while the tab is shown, and on coming back to it. */
+export function pollSection(section, everyMs, swap) {
+  const refresh = refresher(section, swap);
+  const shown = () => { if (!document.hidden) refresh(); };
+  setInterval(shown, everyMs);
+  document.addEventListener("visibilitychange", shown);
 }
