@@ -112,4 +112,8 @@ async def board_page(
             limit=size,
         )
     pages = max(1, -(-data["count"] // size))
-    return await render(request, "daily_board.html", {"b": data, "page": page, "pages": pages})
+    # A deal of a day still to come is shown by its commitment alone: nobody plays it yet.
+    ahead = day > day_of(utcnow())
+    return await render(
+        request, "daily_board.html", {"b": data, "page": page, "pages": pages, "ahead": ahead}
+    )
