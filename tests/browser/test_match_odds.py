@@ -56,7 +56,7 @@ def test_the_live_odds_show_the_chance_to_win_a_bot_match(page: Page, live_serve
 
 def bot_match_with_a_costly_choice(page: Page, url: str) -> tuple[str, dict[str, Any]]:
     """A Classic match against the bot played through the API, covering the first option
-    on offer each time, until one of its choices gave winning chance away."""
+    on offer each time, until one of the person's choices gave winning chance away."""
     for _ in range(20):
         resp = page.request.post(
             url + "/api/matches", data={"variant": "classic", "seats": 2, "bots": 1}
@@ -76,8 +76,13 @@ def bot_match_with_a_costly_choice(page: Page, url: str) -> tuple[str, dict[str,
             state = resp.json()
         page.goto(f"{url}/matches/{mid}/replay")
         data = json.loads(page.locator("#replay-data").text_content() or "{}")
+        # One of the person's own choices, so that the review names them ("You ..."):
+        # the bot's costly choices do not count here.
+        me = next(i for i, s in enumerate(state["seats"]) if s.get("you"))
         costly = [
-            i for i, s in enumerate(data["steps"]) if s["cover"] and (s["given_away"] or 0) > 0
+            i
+            for i, s in enumerate(data["steps"])
+            if s["seat"] == me and s["cover"] and (s["given_away"] or 0) > 0
         ]
         if costly:
             return mid, {"data": data, "step": costly[0]}
