@@ -17,6 +17,7 @@ from jackpot.web.notify.listeners import end_news, plan_news, rematch_news
 from jackpot.web.notify.mailer import mail_steps
 from jackpot.web.notify.push.sender import push_steps
 from jackpot.web.people.expiry import people_steps
+from jackpot.web.people.push import CHALLENGE_PUSHES
 from jackpot.web.play.commitments import commitment_steps
 from jackpot.web.play.hooks import HOOKS, add
 from jackpot.web.play.sweeper import sweeper_steps
@@ -36,13 +37,14 @@ def listen() -> None:
 
 def background_steps(db: Database, settings: Settings) -> list[Step]:
     """Every feature's background steps: deadlines and the lobby first, then the
-    pending seeds nobody used, mail and push, then the daily deals ahead and each
-    day's close, and the seeks and challenges past their time."""
+    pending seeds nobody used, mail and push (a challenge's push among them), then the
+    daily deals ahead and each day's close, and the seeks and challenges past their
+    time."""
     return [
         *sweeper_steps(db, settings),
         *commitment_steps(db, settings),
         *mail_steps(db, settings),
-        *push_steps(db, settings),
+        *push_steps(db, settings, [CHALLENGE_PUSHES]),
         *daily_steps(db, settings),
         *people_steps(db, settings),
     ]

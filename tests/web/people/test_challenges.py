@@ -11,10 +11,13 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from sqlalchemy import select, update
 from test_seeks import heard
 from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.models_people import challenges
+from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.people.expiry import expire_once
 from jackpot.web.people.mail import send_challenge_mails
 
@@ -198,3 +201,68 @@ async def test_the_challenged_are_mailed_under_their_mail_setting(  # type: igno
     await ben.post("/api/challenges", json={"to": "Cal"})
     assert await send_challenge_mails(app.state.db, settings) == 0
     assert len(outbox(settings)) == 1
+
+
+async def test_a_challenge_mail_that_failed_is_sent_again_after_a_wait(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    db = app.state.db
+    ana, _ben = await people(make_client, "Ana", "Ben")
+    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
+    # Nothing listens on port 1 here: the mail server refuses the connection.
+    broken = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=1)
+    now = utcnow()
+    assert await send_challenge_mails(db, broken, now) == 0
+    [row] = await challenge_rows(db)
+    assert (row.mail, row.mail_attempts, row.mail_after) == ("pending", 1, now + backoff(1))
+    # Not before its wait is over, even with the server back.
+    assert await send_challenge_mails(db, settings, now + backoff(1) / 2) == 0
+    assert outbox(settings) == []
+    assert await send_challenge_mails(db, broken, now + backoff(1)) == 0
+    [row] = await challenge_rows(db)
+    assert (row.mail_attempts, row.mail_after) == (2, now + backoff(1) + backoff(2))
+    later = now + backoff(1) + backoff(2)
+    assert await send_challenge_mails(db, settings, later) == 1
+    [mail] = outbox(settings)
+    assert (mail["To"], mail["Subject"]) == ("ben@example.org", "Ana challenges you to a match")
+    [row] = await challenge_rows(db)
+    assert row.mail == "sent"
+    assert await send_challenge_mails(db, settings, later + timedelta(hours=2)) == 0
+
+
+async def test_a_challenge_mail_is_given_up_after_the_outboxes_attempts(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    db = app.state.db
+    ana, _ben = await people(make_client, "Ana", "Ben")
+    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
+    broken = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=1)
+    at = utcnow()
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert await send_challenge_mails(db, broken, at) == 0
+        at += backoff(attempt)
+    [row] = await challenge_rows(db)
+    assert (row.mail, row.mail_attempts) == ("failed", MAX_ATTEMPTS)
+    assert await send_challenge_mails(db, settings, at + timedelta(hours=1)) == 0
+    assert outbox(settings) == []
+
+
+async def test_a_challenge_mail_left_by_a_dead_sender_goes_when_its_lease_ends(  # type: ignore[no-untyped-def]
+    app, make_client, settings
+) -> None:
+    db = app.state.db
+    ana, _ben = await people(make_client, "Ana", "Ben")
+    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
+    now = utcnow()
+    # A sender claimed it and died before sending: its lease holds the mail...
+    async with db.write() as conn:
+        await conn.execute(update(challenges).values(mail_after=now + LEASE))
+    assert await send_challenge_mails(db, settings, now + LEASE / 2) == 0
+    # ...until it runs out; then the mail goes, once.
+    assert await send_challenge_mails(db, settings, now + LEASE) == 1
+    assert len(outbox(settings)) == 1
+
+
+async def challenge_rows(db):  # type: ignore[no-untyped-def]
+    async with db.read() as conn:
+        return (await conn.execute(select(challenges))).all()

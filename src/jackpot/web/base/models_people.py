@@ -76,10 +76,14 @@ challenges = Table(
     Column("match_id", String(24), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
-    #: The challenged player's mail about it (people/mail.py): pending, sending, sent,
-    #: skipped (their mail setting is off, their address unconfirmed, or the challenge
-    #: was answered first) or failed.
+    #: The challenged player's mail about it (people/mail.py): pending, sent, skipped
+    #: (their mail setting is off, their address unconfirmed, or the challenge was
+    #: answered first) or failed (after the mail outboxes' number of attempts).
     Column("mail", String(8), nullable=False, server_default="pending"),
+    #: Failed sends so far, and when the next try may go (a failure's backoff, or a
+    #: sender's lease while it sends; None: at once).
+    Column("mail_attempts", Integer, nullable=False, server_default="0"),
+    Column("mail_after", UTCDateTime(), nullable=True),
     Index("ix_challenges_to", "to_id", "status"),
     Index("ix_challenges_mail", "mail", "created_at"),
     Index("ix_challenges_from", "from_id", "status", "created_at"),

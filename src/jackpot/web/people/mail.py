@@ -2,18 +2,22 @@
 
 The challenge's row is the outbox: it is written with ``mail = "pending"`` in the
 transaction that makes the challenge, and this background step sends it. A pass
-claims each row with a conditional UPDATE (pending to sending), so several
-processes may run it at once and a mail goes once. Nobody is mailed whose mail
-setting is off (the turn mails' setting, notify/prefs.py) or whose address is not
-confirmed, nor about a challenge answered or withdrawn before the mail went.
+claims each row with a conditional UPDATE on a lease (``mail_after``), as the other
+mail outboxes do (notify/outbox.py), so several processes may run it at once and a
+mail goes once; a process that dies mid-send lets the lease run out and the mail is
+sent again. A mail server's failure is tried again after the outboxes' backoff, up to
+their number of attempts. Nobody is mailed whose mail setting is off (the turn mails'
+setting, notify/prefs.py) or whose address is not confirmed, nor about a challenge
+answered or withdrawn before the mail went.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from jackpot.i18n import current_locale, gettext, use_locale
 from jackpot.i18n.formats import duration, variant_name
@@ -24,6 +28,7 @@ from jackpot.web.base.mail import send_mail
 from jackpot.web.base.models_people import challenges
 from jackpot.web.base.settings import Settings
 from jackpot.web.notify.confirmations import confirmed
+from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.prefs import get_pref
 
 log = logging.getLogger("jackpot.challenge_mail")
@@ -58,10 +63,17 @@ def compose(
         return gettext("%(by)s challenges you to a match", by=by), body + "\n"
 
 
-async def mark(db: Database, challenge_id: str, mail: str) -> None:
+def due(now: datetime) -> Any:
+    """Challenge mails that may go at ``now``: pending, and no backoff or lease ahead."""
+    return (challenges.c.mail == "pending") & or_(
+        challenges.c.mail_after.is_(None), challenges.c.mail_after <= now
+    )
+
+
+async def mark(db: Database, challenge_id: str, **values: Any) -> None:
     async with db.write() as conn:
         await conn.execute(
-            update(challenges).where(challenges.c.id == challenge_id).values(mail=mail)
+            update(challenges).where(challenges.c.id == challenge_id).values(**values)
         )
 
 
@@ -70,8 +82,8 @@ async def send_one(db: Database, settings: Settings, challenge_id: str, now: dat
     async with db.write() as conn:
         claimed = await conn.execute(
             update(challenges)
-            .where(challenges.c.id == challenge_id, challenges.c.mail == "pending")
-            .values(mail="sending")
+            .where(challenges.c.id == challenge_id, due(now))
+            .values(mail_after=now + LEASE)
         )
         if claimed.rowcount != 1:
             return False  # another process has it
@@ -83,6 +95,7 @@ async def send_one(db: Database, settings: Settings, challenge_id: str, now: dat
                     challenges.c.expires_at,
                     challenges.c.variant,
                     challenges.c.deadline_seconds,
+                    challenges.c.mail_attempts,
                     t.users.c.id,
                     t.users.c.email,
                     t.users.c.name,
@@ -98,38 +111,45 @@ async def send_one(db: Database, settings: Settings, challenge_id: str, now: dat
         choice = await get_pref(conn, row.id)
     still_open = row.status == "open" and row.expires_at > now
     if not (still_open and row.email and row.confirmed and choice != "off"):
-        await mark(db, challenge_id, "skipped")
+        await mark(db, challenge_id, mail="skipped", mail_after=None)
         return False
     subject, body = compose(
         settings, row.name, row.by_name, row.variant, row.deadline_seconds, row.locale
     )
     try:
         await send_mail(settings, row.email, subject, body)
-    except Exception as exc:  # the mail server's trouble: this one is given up
-        log.warning("challenge mail %s failed: %s", challenge_id, exc)
-        await mark(db, challenge_id, "failed")
+    except Exception as exc:  # the mail server's trouble: tried again after a while
+        attempts = row.mail_attempts + 1
+        log.warning("challenge mail %s failed (attempt %d): %s", challenge_id, attempts, exc)
+        await mark(
+            db,
+            challenge_id,
+            mail="failed" if attempts >= MAX_ATTEMPTS else "pending",
+            mail_attempts=attempts,
+            mail_after=now + backoff(attempts),
+        )
         return False
-    await mark(db, challenge_id, "sent")
+    await mark(db, challenge_id, mail="sent", mail_after=None)
     return True
 
 
 async def send_challenge_mails(
     db: Database, settings: Settings, now: datetime | None = None
 ) -> int:
-    """Send the pending challenge mails; returns how many this pass sent."""
+    """Send the challenge mails due at ``now``; returns how many this pass sent."""
     now = now or utcnow()
     async with db.read() as conn:
-        due = [
+        ready = [
             r.id
             for r in await conn.execute(
                 select(challenges.c.id)
-                .where(challenges.c.mail == "pending")
+                .where(due(now))
                 .order_by(challenges.c.created_at)
                 .limit(BATCH)
             )
         ]
     sent = 0
-    for challenge_id in due:
+    for challenge_id in ready:
         try:
             sent += await send_one(db, settings, challenge_id, now)
         except Exception:  # one mail's trouble must not stop the others

@@ -47,8 +47,8 @@ def signed_request(
         "Content-Type": "application/octet-stream",
         "TTL": str(TTL),
         "Urgency": "high" if about.kind == "reminder" else "normal",
-        # An undelivered push about the same match is replaced, not stacked.
-        "Topic": about.match_id.replace("_", "-")[:32],
+        # An undelivered push about the same match (or challenge) is replaced, not stacked.
+        "Topic": about.ref.replace("_", "-")[:32],
     }
     return {"data": body, "headers": headers}
 

@@ -1,4 +1,4 @@
-"""What a push says, in one place: a title, a body and the match's address.
+"""What a push says, in one place: a title, a body and the address it opens.
 
 In the current language: the sender sets the recipient's (the account's choice, as
 for mails; else the page's language when the browser was registered).
@@ -17,14 +17,17 @@ from babel import lists
 
 from jackpot.i18n import current_locale, ngettext
 from jackpot.i18n import gettext as _
+from jackpot.i18n.formats import duration
 
 
 @dataclass(frozen=True)
 class About:
-    """One notice, as the push worker found it when it sent."""
+    """One piece of news, as the push worker found it when it sent."""
 
-    kind: str  # "turn", "reminder", "rematch", or the end news "out" or "ended"
-    match_id: str
+    #: "turn", "reminder", "rematch", the end news "out" or "ended", or "challenge"
+    kind: str
+    #: The match's id; for a challenge, the challenge's.
+    ref: str
     variant: str
     #: The other seats' names (None: a free seat).
     opponents: list[str | None]
@@ -35,6 +38,19 @@ class About:
     reason: str | None = None
     #: For end news: the reader's place, once the match is over.
     place: int | None = None
+    #: For a challenge: the seconds for each throw it offers.
+    per_throw: int | None = None
+
+    @property
+    def url(self) -> str:
+        """Where the notification leads: the match, or for a challenge the page that
+        answers it."""
+        return "/play-now" if self.kind == "challenge" else f"/matches/{self.ref}"
+
+    @property
+    def tag(self) -> str:
+        """News about one match (or one challenge) replaces the older news about it."""
+        return f"jackpot-{self.ref}"
 
 
 def left(delta: timedelta) -> str:
@@ -63,6 +79,8 @@ def _names(about: About) -> str:
 
 def _texts(about: About, now: datetime) -> tuple[str, str]:
     classic = about.variant == "classic"
+    if about.kind == "challenge":
+        return _challenge_texts(about, classic)
     names = _names(about)
     if about.kind == "rematch":
         by = about.by or _("Another player")
@@ -99,6 +117,25 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
     return _("Your throw"), body
 
 
+def _challenge_texts(about: About, classic: bool) -> tuple[str, str]:
+    """A player challenged the reader: who, which game, how long for each throw."""
+    by = about.by or _("Another player")
+    per_throw = duration(about.per_throw or 0)
+    if classic:
+        body = _(
+            "%(name)s challenges you to a match of Classic, %(time)s per throw.",
+            name=by,
+            time=per_throw,
+        )
+    else:
+        body = _(
+            "%(name)s challenges you to a match of Jackpot, %(time)s per throw.",
+            name=by,
+            time=per_throw,
+        )
+    return _("You are challenged"), body + " " + _("Accept or decline it on Play now.")
+
+
 def _end_texts(about: About, classic: bool, names: str) -> tuple[str, str]:
     """News of a match's end: out on time, or the match over (why, and the place)."""
     if about.kind == "out":
@@ -126,9 +163,7 @@ def payload(about: About, now: datetime) -> dict[str, Any]:
     return {
         "title": title,
         "body": body,
-        "url": f"/matches/{about.match_id}",
-        # A newer notification about the same match replaces the older one.
-        "tag": f"jackpot-{about.match_id}",
+        "url": about.url,
+        "tag": about.tag,
         "kind": about.kind,
-        "match_id": about.match_id,
     }

@@ -15,6 +15,11 @@ Pushes do not follow the mail setting: a player who registered a browser asked
 for them. They follow the mail's timing: a turn push after the grace period
 (a player on the page moves first; shorter for short deadlines, ``notices.grace``),
 a reminder when a fifth of the time is left.
+
+News that is no match's notice (a challenge, people/) comes from a ``PushSource``
+that web/wiring.py hands to ``push_steps``: it names its fresh news by keys of its
+own prefix, and says what one of them says while it is still true; from then on the
+worker sends it as it sends a notice, with the same lease, retries and browsers.
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import aiohttp
 from sqlalchemy import and_, delete, exists, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import use_locale
 from jackpot.web.base import models as t
@@ -54,6 +62,19 @@ PUSH_INTERVAL = 5.0
 KEEP_SENDS = timedelta(days=30)
 
 
+@dataclass(frozen=True)
+class PushSource:
+    """News for the push worker that is no match's notice."""
+
+    #: The start of its keys in ``push_sends`` ("challenge:"): no notice key has it.
+    prefix: str
+    #: Up to ``limit`` (key, user id) of its news due at ``now`` for people who have
+    #: a browser registered and not yet in ``push_sends``.
+    fresh: Callable[[AsyncConnection, datetime, int], Awaitable[list[tuple[str, int]]]]
+    #: What the news of a key says at ``now``, or None once it is no longer true.
+    about: Callable[[AsyncConnection, str, datetime], Awaitable[About | None]]
+
+
 def _due(now: datetime) -> Any:
     """Notices due for a push: reminders at their time, turn and rematch news after
     the grace (their ``send_after`` may have been moved by the mail's hourly cap,
@@ -72,8 +93,11 @@ def _due(now: datetime) -> Any:
     )
 
 
-async def _due_keys(db: Database, now: datetime) -> list[tuple[str, int]]:
+async def _due_keys(
+    db: Database, now: datetime, sources: Sequence[PushSource]
+) -> list[tuple[str, int]]:
     async with db.read() as conn:
+        others = [pair for source in sources for pair in await source.fresh(conn, now, BATCH)]
         fresh = await conn.execute(
             select(notices.c.key, notices.c.user_id)
             .where(
@@ -116,7 +140,7 @@ async def _due_keys(db: Database, now: datetime) -> list[tuple[str, int]]:
             .limit(BATCH)
         )
         short = [r for r in young.all() if r.created_at + grace(r.deadline_seconds) <= now]
-        return [(r.key, r.user_id) for r in (*fresh.all(), *retry.all(), *short)]
+        return [(r.key, r.user_id) for r in (*fresh.all(), *retry.all(), *short)] + others
 
 
 async def _claim(db: Database, key: str, user_id: int, owner: str, now: datetime) -> bool:
@@ -149,11 +173,12 @@ async def _claim(db: Database, key: str, user_id: int, owner: str, now: datetime
         return res.rowcount == 1
 
 
-async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[int], str | None]:
-    """What the notice says if it is still true (else None), the player's browsers,
+async def _about(
+    db: Database, key: str, now: datetime, sources: Sequence[PushSource]
+) -> tuple[About | None, list[Any], set[int], str | None]:
+    """What the news says if it is still true (else None), the player's browsers,
     those that took it already, and the language the player chose (as for mails)."""
     async with db.read() as conn:
-        n = (await conn.execute(select(notices).where(notices.c.key == key))).first()
         send = (await conn.execute(select(push_sends).where(push_sends.c.key == key))).one()
         locale = (
             await conn.execute(select(t.users.c.locale).where(t.users.c.id == send.user_id))
@@ -166,65 +191,76 @@ async def _about(db: Database, key: str) -> tuple[About | None, list[Any], set[i
             ).all()
         )
         done = {int(x) for x in send.done.split(",") if x}
-        if n is None:  # a reminder whose throw was made: deleted with its match's move
-            return None, browsers, done, locale
-        match = (
+        source = next((s for s in sources if key.startswith(s.prefix)), None)
+        if source is not None:
+            about = await source.about(conn, key, now)
+        else:
+            about = await _notice_about(conn, key)
+    return about, browsers, done, locale
+
+
+async def _notice_about(conn: AsyncConnection, key: str) -> About | None:
+    """What a match's notice says if it is still true, else None."""
+    n = (await conn.execute(select(notices).where(notices.c.key == key))).first()
+    if n is None:  # a reminder whose throw was made: deleted with its match's move
+        return None
+    match = (
+        await conn.execute(
+            select(
+                t.matches.c.id,
+                t.matches.c.status,
+                t.matches.c.variant,
+                t.matches.c.turn_seat,
+                t.matches.c.due_at,
+                t.matches.c.state,
+                t.matches.c.result,
+            ).where(t.matches.c.id == n.match_id)
+        )
+    ).first()
+    seats = (
+        await conn.execute(
+            select(t.seats.c.seat, t.seats.c.name).where(t.seats.c.match_id == n.match_id)
+        )
+    ).all()
+    names: dict[int, str | None] = {s.seat: s.name for s in seats}
+    by = None
+    if n.kind == "rematch":
+        offer = (
             await conn.execute(
-                select(
-                    t.matches.c.id,
-                    t.matches.c.status,
-                    t.matches.c.variant,
-                    t.matches.c.turn_seat,
-                    t.matches.c.due_at,
-                    t.matches.c.state,
-                    t.matches.c.result,
-                ).where(t.matches.c.id == n.match_id)
+                select(rematch_offers).where(rematch_offers.c.match_id == n.match_id)
             )
         ).first()
-        seats = (
-            await conn.execute(
-                select(t.seats.c.seat, t.seats.c.name).where(t.seats.c.match_id == n.match_id)
-            )
-        ).all()
-        names: dict[int, str | None] = {s.seat: s.name for s in seats}
-        by = None
-        if n.kind == "rematch":
-            offer = (
-                await conn.execute(
-                    select(rematch_offers).where(rematch_offers.c.match_id == n.match_id)
-                )
-            ).first()
-            if not offer_open(n, offer):
-                return None, browsers, done, locale
-            assert offer is not None
-            by = names.get(offer.offered_by)
-        elif not still_true(n, match):
-            return None, browsers, done, locale
+        if not offer_open(n, offer):
+            return None
+        assert offer is not None
+        by = names.get(offer.offered_by)
+    elif not still_true(n, match):
+        return None
     assert match is not None
     reason = place = None
     if n.kind in END_KINDS:
         by, reason, place = ending(n, match, names)
-    return (
-        About(
-            n.kind,
-            n.match_id,
-            match.variant,
-            [name for seat, name in sorted(names.items()) if seat != n.seat],
-            match.due_at if n.kind in ("turn", "reminder") else None,
-            by,
-            reason,
-            place,
-        ),
-        browsers,
-        done,
-        locale,
+    return About(
+        n.kind,
+        n.match_id,
+        match.variant,
+        [name for seat, name in sorted(names.items()) if seat != n.seat],
+        match.due_at if n.kind in ("turn", "reminder") else None,
+        by,
+        reason,
+        place,
     )
 
 
 async def _push(
-    db: Database, settings: Settings, key: str, now: datetime, session: aiohttp.ClientSession
+    db: Database,
+    settings: Settings,
+    key: str,
+    now: datetime,
+    session: aiohttp.ClientSession,
+    sources: Sequence[PushSource],
 ) -> bool:
-    about, browsers, done, locale = await _about(db, key)
+    about, browsers, done, locale = await _about(db, key, now, sources)
     if about is None:
         async with db.write() as conn:
             await conn.execute(
@@ -282,11 +318,17 @@ async def _push(
     return bool(ok)
 
 
-async def push_step(db: Database, settings: Settings, now: datetime | None = None) -> int:
-    """Push every notice due at ``now``; returns how many reached a browser."""
+async def push_step(
+    db: Database,
+    settings: Settings,
+    now: datetime | None = None,
+    sources: Sequence[PushSource] = (),
+) -> int:
+    """Push every notice, and every source's news, due at ``now``; returns how many
+    reached a browser."""
     now = now or utcnow()
     await move_early_reminders(db, now)
-    due = await _due_keys(db, now)
+    due = await _due_keys(db, now, sources)
     if not due:
         return 0
     pushed = 0
@@ -296,7 +338,7 @@ async def push_step(db: Database, settings: Settings, now: datetime | None = Non
             try:
                 if not await _claim(db, key, user_id, owner, now):
                     continue  # another sweeper has it
-                if await _push(db, settings, key, now, session):
+                if await _push(db, settings, key, now, session, sources):
                     pushed += 1
             except Exception:  # one notice's trouble must not stop the others
                 log.exception("push of %s failed", key)
@@ -313,14 +355,17 @@ async def forget_old_sends(db: Database, now: datetime | None = None) -> None:
         )
 
 
-def push_steps(db: Database, settings: Settings) -> list[Step]:
-    """notify/'s push worker as background steps: the notices due every
-    ``PUSH_INTERVAL`` seconds, beside the mail worker; old sends forgotten hourly."""
+def push_steps(
+    db: Database, settings: Settings, sources: Sequence[PushSource] = ()
+) -> list[Step]:
+    """notify/'s push worker as background steps: the notices and the ``sources``'
+    news due every ``PUSH_INTERVAL`` seconds, beside the mail worker; old sends
+    forgotten hourly."""
 
     async def forget() -> None:
         await forget_old_sends(db)
 
     return [
-        Step("push", PUSH_INTERVAL, lambda: push_step(db, settings)),
+        Step("push", PUSH_INTERVAL, lambda: push_step(db, settings, sources=sources)),
         Step("old pushes", 3600, forget),
     ]
