@@ -34,6 +34,11 @@ ENGLISH = {
     "match": r"\b[Mm]atch(es)?\b(?! (these|a die|an account))",
     "tile": r"\b[Tt]iles?\b",
     "deadline": r"\b[Dd]eadlines?\b",
+    # The daily deal, also as "today's deals", "the deal's dice" and "a daily entry";
+    # "the players who left were dealt with" is not one.
+    "daily deal": r"\b[Dd]eal(s|'s)?\b|\bdaily (entry|·)",
+    # "challenges must be ..." names the API field, which stays English.
+    "challenge": r"\b[Cc]halleng(e|es|ed|ing)\b(?! must be)",
 }
 
 
@@ -60,6 +65,9 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "match": Term(r"(?i)partidas?\b"),
         "tile": Term(r"(?i)\bpeças?\b", r"(?i)\bpedras?\b|\btampas?\b"),
         "deadline": Term(r"(?i)prazos?\b"),
+        # The day's dice are not one player's offer of a match, and no offer is daily.
+        "daily deal": Term(r"(?i)jogos? do dia", r"(?i)desafi"),
+        "challenge": Term(r"(?i)desafi", r"(?i)jogos? do dia"),
     },
     "ms": {
         "score": Term(r"(?i)\bskor\b"),
@@ -72,6 +80,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "match": Term(r"(?i)\bperlawanan\b"),
         "tile": Term(r"(?i)\bjubin\b"),
         "deadline": Term(r"(?i)\bhad masa\b", r"(?i)tarikh akhir"),
+        "daily deal": Term(r"(?i)permainan harian", r"(?i)cabar"),
+        "challenge": Term(r"(?i)cabar", r"(?i)permainan harian"),
     },
     "et": {
         "score": Term(r"(?i)punktisumma", r"(?i)\btulemus"),
@@ -89,6 +99,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         ),
         "tile": Term(r"(?i)\bklap"),
         "deadline": Term(r"(?i)tähta[ej]"),
+        "daily deal": Term(r"(?i)päevamän[gu]", r"(?i)väljakut"),
+        "challenge": Term(r"(?i)väljakut", r"(?i)päevamän[gu]"),
     },
     "sk": {
         "score": Term(r"(?i)skóre"),
@@ -102,6 +114,9 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "match": Term(r"(?i)\bparti"),
         "tile": Term(r"(?i)doštič"),
         "deadline": Term(r"(?i)lehot"),
+        # Denná hra, dennej hry, dennú hru, denných hier; výzva, výziev, vyzvať, vyzýva.
+        "daily deal": Term(r"(?i)\bdenn\w+ h(r|ier)", r"(?i)výz[vi]|vyz[vý]"),
+        "challenge": Term(r"(?i)výz[vi]|vyz[vý]", r"(?i)\bdenn\w+ h(r|ier)"),
     },
 }
 
@@ -191,6 +206,29 @@ def test_the_check_catches_a_word_that_drifts() -> None:
     assert misuses("sk", "turn", sk) == [
         "\"{name}'s turn.\" -> 'Krok: {name}.': no '(?i)ťah|na rade'",
         "\"{name}'s turn.\" -> 'Krok: {name}.': 'Krok' is not the turn",
+    ]
+
+
+def test_the_daily_deal_and_a_challenge_stay_apart() -> None:
+    """The daily deal called by the challenge's word again ("Desafio diário", "dennú
+    výzvu"), or a challenge by the daily deal's, fails; players "dealt with" are no deal."""
+    pt = [
+        ("Daily deal", "Desafio diário"),
+        ("Challenge sent.", "Jogo do dia enviado."),
+        ("The players who left were dealt with as the rules say: {outs}.", "Saíram: {outs}."),
+    ]
+    assert [m.split(": ", 1)[1] for m in misuses("pt", "daily deal", pt)] == [
+        "no '(?i)jogos? do dia'",
+        "'Desafi' is not the daily deal",
+    ]
+    assert [m.split(": ", 1)[1] for m in misuses("pt", "challenge", pt)] == [
+        "no '(?i)desafi'",
+        "'Jogo do dia' is not the challenge",
+    ]
+    sk = [("Back to the daily deal", "Späť na dennú výzvu"), ("Today's deals", "Denné hry na dnes")]
+    assert [m.split(": ", 1)[1] for m in misuses("sk", "daily deal", sk)] == [
+        "no '(?i)\\\\bdenn\\\\w+ h(r|ier)'",
+        "'výzv' is not the daily deal",
     ]
 
 
