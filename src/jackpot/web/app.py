@@ -55,7 +55,7 @@ from jackpot.web.play import app_shell, rematch
 from jackpot.web.play import pages as play_pages
 from jackpot.web.play.fast_moves import FastMoves
 from jackpot.web.play.live_matches import follow, live_matches_of
-from jackpot.web.play.watchers import Watchers
+from jackpot.web.play.watchers import make_watchers
 from jackpot.web.players import leaderboard, live_odds, profile, replay
 from jackpot.web.watch import routes as watch_routes
 from jackpot.web.wiring import background_steps, listen
@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       seconds=settings.credential_cache_seconds)
         await app.state.bus.start()
         app.state.user_hub.start(db)
+        app.state.watchers.start()
         stop = asyncio.Event()
         task = None
         if settings.sweeper_in_process:
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             stop.set()
             app.state.bus.close_all()
             await app.state.user_hub.aclose()
+            await app.state.watchers.aclose()
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, timeout=5)
@@ -179,7 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.hash_threads or None, settings.hash_queue, settings.hash_known_queue
     )
     app.state.stream_caps = StreamCaps(settings.streams_per_address, total_streams(settings))
-    app.state.watchers = Watchers()
+    app.state.watchers = make_watchers(settings)
     # With Redis, one address's streams count together in every process.
     app.state.shared_streams = (
         SharedStreams(

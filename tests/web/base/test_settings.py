@@ -54,6 +54,8 @@ def test_database_urls_get_their_async_driver(tmp_path: Path) -> None:
         ("JACKPOT_PUSH_ALLOW_LOCAL", "perhaps", "true or false"),
         ("JACKPOT_USER_STREAMS_PER_ACCOUNT", "many", "whole number"),
         ("JACKPOT_COMMITMENT_LIMIT", "lots", "count per time"),
+        ("JACKPOT_WATCHERS_SECONDS", "0", "between"),
+        ("JACKPOT_WATCHERS_EXPIRY_SECONDS", "9", "twice"),
     ],
 )
 def test_wrong_values_are_refused_by_name(
@@ -62,6 +64,17 @@ def test_wrong_values_are_refused_by_name(
     with pytest.raises(SettingsError) as err:
         load_settings({"JACKPOT_VAR_DIR": str(tmp_path), name: value})
     assert name in str(err.value) and words in str(err.value)
+
+
+def test_watchers_count_three_periods_unless_told(tmp_path: Path) -> None:
+    env = {"JACKPOT_VAR_DIR": str(tmp_path)}
+    s = load_settings(env)
+    assert (s.watchers_seconds, s.watchers_expiry_seconds) == (5.0, 15.0)
+    s = load_settings({**env, "JACKPOT_WATCHERS_SECONDS": "2"})
+    assert (s.watchers_seconds, s.watchers_expiry_seconds) == (2.0, 6.0)
+    s = load_settings({**env, "JACKPOT_WATCHERS_SECONDS": "2",
+                       "JACKPOT_WATCHERS_EXPIRY_SECONDS": "4"})
+    assert s.watchers_expiry_seconds == 4.0
 
 
 def test_a_bad_vapid_key_stops_the_app(tmp_path: Path) -> None:

@@ -216,6 +216,10 @@ class Settings:
     phrase_after_end: int = 600
     #: Matches the watch list shows at most (watch/listing.py).
     watch_list_size: int = 50
+    #: With Redis: seconds between two publications of a process's watchers, and
+    #: how long they count after the last one (a dead process's, then no longer).
+    watchers_seconds: float = 5.0
+    watchers_expiry_seconds: float = 15.0
     #: Seeks ("play now") one account may have waiting at once, one per kind.
     seeks_per_account: int = 5
     #: Challenges one account may have open at once, and make in a day.
@@ -256,6 +260,18 @@ class Settings:
         return tuple(dict.fromkeys(h.lower() for h in hosts if h))
 
 
+def _watchers_expiry(env: Mapping[str, str], period: float) -> float:
+    """Three periods unless set; never under two, or one late publication would make
+    a live process's watchers blink out of the count."""
+    expiry = number(env, "JACKPOT_WATCHERS_EXPIRY_SECONDS", 3 * period, 0.2, 3600.0)
+    if expiry < 2 * period:
+        raise SettingsError(
+            f"JACKPOT_WATCHERS_EXPIRY_SECONDS must be at least twice "
+            f"JACKPOT_WATCHERS_SECONDS ({period:g}), not {expiry:g}"
+        )
+    return expiry
+
+
 def _split_listen(listen: str) -> tuple[str, str]:
     host, _, port = listen.rpartition(":")
     return host.strip("[]"), port
@@ -272,6 +288,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise SettingsError(
             f"JACKPOT_BASE_URL must start with http:// or https://, not {base_url!r}"
         )
+    watchers_seconds = number(env, "JACKPOT_WATCHERS_SECONDS", 5.0, 0.1, 300.0)
     return Settings(
         database_url=_database_url(env.get("DATABASE_URL"), var_dir),
         secret_key=_secret_key(env.get("JACKPOT_SECRET_KEY"), var_dir),
@@ -331,6 +348,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         phrases_per_seat=whole(env, "JACKPOT_PHRASES_PER_SEAT", 30, 0, 10_000),
         phrase_after_end=whole(env, "JACKPOT_PHRASE_AFTER_END_SECONDS", 600, 0, 86_400),
         watch_list_size=whole(env, "JACKPOT_WATCH_LIST_SIZE", 50, 1, 1000),
+        watchers_seconds=watchers_seconds,
+        watchers_expiry_seconds=_watchers_expiry(env, watchers_seconds),
         seeks_per_account=whole(env, "JACKPOT_SEEKS_PER_ACCOUNT", 5, 1, 100),
         challenges_open=whole(env, "JACKPOT_CHALLENGES_OPEN", 20, 1, 10_000),
         challenges_per_day=whole(env, "JACKPOT_CHALLENGES_PER_DAY", 50, 1, 100_000),

@@ -252,11 +252,11 @@ async def said(match_id: str, request: Request) -> dict[str, Any]:
 @router.get("/matches/{match_id}/watching")
 async def watching(match_id: str, request: Request) -> dict[str, int]:
     """How many watch the match: the open live connections of readers without a seat
-    in it, served by this process (play/watchers.py says why per process)."""
+    in it, in every server process (play/watchers.py)."""
     check_match_id(match_id)
     async with db_of(request).read() as conn:
         await match_row(conn, match_id)
-    return {"watching": watchers_of(request).count(match_id)}
+    return {"watching": await watchers_of(request).count(match_id)}
 
 
 @router.get("/matches/{match_id}/record")

@@ -1,9 +1,10 @@
 """The watch list: ``GET /api/matches/live`` and the page ``/watch``.
 
 Each match comes with how many watch it (play/watchers.py: the open live connections
-of readers without a seat, in this process). The page follows the list by fetching
-itself again every few seconds (static/watch.js): matches start, move on a round and
-end all the time, and the lobby's pings say only when a match waits or starts.
+of readers without a seat, in every server process), the whole list's in one look at
+Redis. The page follows the list by fetching itself again every few seconds
+(static/watch.js): matches start, move on a round and end all the time, and the
+lobby's pings say only when a match waits or starts.
 """
 
 from __future__ import annotations
@@ -27,16 +28,17 @@ async def _listed(request: Request) -> list[dict[str, Any]]:
         found = await live_matches(
             conn, actor.user_id if actor else None, settings_of(request).watch_list_size
         )
-    watchers = watchers_of(request)
+    watching = await watchers_of(request).count_all([m["id"] for m in found])
     for m in found:
-        m["watching"] = watchers.count(m["id"])
+        m["watching"] = watching[m["id"]]
     return found
 
 
 @router.get("/api/matches/live")
 async def live(request: Request) -> dict[str, Any]:
     """Public matches between people being played now, newest first: players (with
-    their ratings), variant, round, and how many watch (this server process's count)."""
+    their ratings), variant, round, and how many watch (the open live connections of
+    readers without a seat, in every server process)."""
     return {"matches": await _listed(request)}
 
 
