@@ -4,10 +4,13 @@ locale-aware filters the templates format numbers, dates and durations with."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
+from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from jackpot.i18n import formats
@@ -37,24 +40,40 @@ def local_time(at: datetime) -> Markup:
     )
 
 
+def per_reader(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` as a filter that runs when the page is made, for its reader.
+
+    Jinja works out a filter applied to a literal (``{{ "classic"|variant }}``) once,
+    when it compiles the template, unless the filter asks for the render's context:
+    the first reader's language would then stay in the page for every later one."""
+
+    @pass_context
+    def filter_(_context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
+        return fn(value, *args, **kwargs)
+
+    return filter_
+
+
 def install(env: Environment) -> None:
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]
         _gettext, _ngettext, newstyle=True, pgettext=_pgettext
     )
-    env.filters.update(
-        seconds=formats.duration,
-        number=formats.number,
-        percent=formats.percent,
-        day=formats.day,
-        moment=formats.moment,
-        and_list=formats.and_list,
-        or_list=formats.or_list,
-        variant=formats.variant_name,
-        shown_name=shown_name,
-        local_time=local_time,
-    )
+    # Every one of them speaks the reader's language.
+    filters: dict[str, Callable[..., Any]] = {
+        "seconds": formats.duration,
+        "number": formats.number,
+        "percent": formats.percent,
+        "day": formats.day,
+        "moment": formats.moment,
+        "and_list": formats.and_list,
+        "or_list": formats.or_list,
+        "variant": formats.variant_name,
+        "shown_name": shown_name,
+        "local_time": local_time,
+    }
+    env.filters.update({name: per_reader(fn) for name, fn in filters.items()})
     env.globals.update(
         current_locale=current_locale,
         languages=LANGUAGES,
