@@ -71,3 +71,18 @@ async def test_ratings_stand_beside_the_names(make_client) -> None:  # type: ign
 async def test_watching_a_match_that_does_not_exist(client: httpx.AsyncClient) -> None:
     r = await client.get("/api/matches/m_nothing/watching")
     assert r.status_code == 404
+
+
+async def test_matches_made_by_play_now_and_by_a_challenge_show(make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben, cat, dan = [await make_client() for _ in range(4)]
+    for client, name in ((ana, "Ana"), (ben, "Ben"), (cat, "Cat"), (dan, "Dan")):
+        await sign_up(client, name)
+    kind = {"variant": "classic", "deadline_seconds": 86400, "seats": 2}
+    assert (await ana.post("/api/seeks", json=kind)).json()["status"] == "waiting"
+    paired = (await ben.post("/api/seeks", json=kind)).json()
+    assert paired["status"] == "paired"
+    challenge = await cat.post("/api/challenges", json={"to": "Dan"})
+    accepted = await dan.post(f"/api/challenges/{challenge.json()['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    shown = {row["id"] for row in await listed(await make_client())}
+    assert shown == {paired["match"], accepted.json()["match"]}

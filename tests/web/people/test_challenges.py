@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -106,9 +106,10 @@ async def test_challenge_refusals_do_not_reveal_a_block(app, make_client) -> Non
         refused[name] = (r.status_code, r.json()["error"]["code"])
         assert name in r.json()["error"]["message"]
     assert refused == {"Cal": (403, "not_accepting"), "Dan": (403, "not_accepting")}
-    # Nor may Dan challenge the player he blocked.
+    # Nor may Dan challenge the player he blocked: he is told why, his own doing.
     r = await dan.post("/api/challenges", json={"to": "Ana"})
-    assert (r.status_code, r.json()["error"]["code"]) == (403, "not_accepting")
+    assert (r.status_code, r.json()["error"]["code"]) == (403, "you_blocked")
+    assert "you have blocked Ana" in r.json()["error"]["message"]
     assert (await dan.get("/api/blocks")).json() == {"blocked": ["Ana"]}
     assert (await dan.delete("/api/blocks/Ana")).status_code == 200
     assert (await ana.post("/api/challenges", json={"to": "Dan"})).status_code == 201
@@ -117,11 +118,49 @@ async def test_challenge_refusals_do_not_reveal_a_block(app, make_client) -> Non
     assert (await cal.patch("/api/account", json={"challenges": "sometimes"})).status_code == 422
     assert (await ana.put("/api/blocks/Ana")).status_code == 400
     assert (await ana.put("/api/blocks/Nobody%20Here")).status_code == 404
-    # A block made after the challenge stops its acceptance too.
+    # A block made after the challenge closes it: Ben can no longer accept it.
     cid = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
     await ana.put("/api/blocks/Ben")
     r = await ben.post(f"/api/challenges/{cid}/accept")
-    assert (r.status_code, r.json()["error"]["code"]) == (403, "not_allowed")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
+
+
+async def test_a_block_closes_the_challenges_between_the_two(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben, _cal = await people(make_client, "Ana", "Ben", "Cal")
+    to_ana = (await ben.post("/api/challenges", json={"to": "Ana"})).json()["id"]
+    from_ana = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
+    to_cal = (await ben.post("/api/challenges", json={"to": "Cal"})).json()["id"]
+    hub = app.state.user_hub
+    ben_hears = hub.subscribe(ben.id)
+    try:
+        assert (await ana.put("/api/blocks/Ben")).status_code == 200
+        told = {}
+        while len(told) < 2:
+            event = await asyncio.wait_for(ben_hears.queue.get(), timeout=10)
+            if isinstance(event, dict) and event.get("type") in ("declined", "withdrawn"):
+                told[event["challenge"]] = event["type"]
+    finally:
+        hub.unsubscribe(ben_hears, ben.id)
+    assert told == {to_ana: "declined", from_ana: "withdrawn"}
+    assert (await ana.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}
+    mine = (await ben.get("/api/challenges")).json()
+    assert mine["incoming"] == [] and [c["id"] for c in mine["outgoing"]] == [to_cal]
+    # Unblocking opens nothing again; a new challenge is a new one.
+    await ana.delete("/api/blocks/Ben")
+    assert (await ana.get("/api/challenges")).json()["incoming"] == []
+
+
+async def test_a_challenge_for_a_quick_match_waits_ten_minutes(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await people(make_client, "Ana", "Ben")
+    quick = {"to": "Ben", "variant": "jackpot", "deadline_seconds": 60}
+    cid = (await ana.post("/api/challenges", json=quick)).json()["id"]
+    [shown] = (await ben.get("/api/challenges")).json()["incoming"]
+    made, ends = (datetime.fromisoformat(shown[k]) for k in ("created_at", "expires_at"))
+    assert ends - made == timedelta(minutes=10)
+    assert await expire_once(app.state.db, utcnow() + timedelta(minutes=9)) == 0
+    assert await expire_once(app.state.db, utcnow() + timedelta(minutes=10, seconds=1)) == 1
+    r = await ben.post(f"/api/challenges/{cid}/accept")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
 
 
 async def test_caps_on_challenges(app, make_client) -> None:  # type: ignore[no-untyped-def]

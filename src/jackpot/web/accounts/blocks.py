@@ -67,6 +67,17 @@ async def blocked_pairs(conn: AsyncConnection, user_ids: Iterable[int]) -> set[f
     return {frozenset((r.blocker_id, r.blocked_id)) for r in rows}
 
 
+async def has_blocked(conn: AsyncConnection, blocker_id: int, blocked_id: int) -> bool:
+    """Whether ``blocker_id`` blocked ``blocked_id`` (one way only: the blocker's own
+    doing, which may be told to the blocker)."""
+    found = await conn.execute(
+        select(blocks.c.blocked_id).where(
+            blocks.c.blocker_id == blocker_id, blocks.c.blocked_id == blocked_id
+        )
+    )
+    return found.first() is not None
+
+
 async def check_not_blocked(conn: AsyncConnection, user_id: int, others: Iterable[int]) -> None:
     """403 when ``user_id`` and one of ``others`` blocked each other; the answer does not
     say who blocked whom, nor that it was a block at all."""

@@ -4,7 +4,10 @@ The challenged player hears of it on their own stream (rules.tell); accepting ma
 the match through play/'s ``new_match`` (the seat order drawn from the seeds, as for
 every match). Whoever does not accept challenges, or blocked the challenger (or was
 blocked by them), gets none: the challenger is told the same in both cases, so a
-block is never revealed. A challenge not answered in a week expires (expiry.py).
+block is never revealed; a challenger who blocked the other is told so, which
+reveals nothing to anyone else. A challenge not answered in time expires
+(expiry.py): ten minutes for a quick match, a week for a slower one (rules.py).
+Blocking a player closes the open challenges between the two.
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.accounts.blocks import accepts_challenges, account_named, blocked_among
+from jackpot.web.accounts.blocks import (
+    accepts_challenges,
+    account_named,
+    blocked_among,
+    has_blocked,
+)
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, bad_request, conflict, forbidden, not_found
@@ -25,11 +33,9 @@ from jackpot.web.base.models_people import challenges
 from jackpot.web.base.quotas import check_active_matches
 from jackpot.web.base.settings import Settings
 from jackpot.web.people.ratings import ratings_of
-from jackpot.web.people.rules import check_deadline, check_variant, tell
+from jackpot.web.people.rules import check_deadline, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
 
-#: How long a challenge waits for its answer.
-LIFETIME = timedelta(days=7)
 #: The challenges each list of GET /api/challenges shows at most.
 LISTED = 100
 
@@ -63,6 +69,12 @@ async def create(
     other = await account_named(conn, to)
     if other.id == actor.user_id:
         raise bad_request("you cannot challenge yourself", "self")
+    if await has_blocked(conn, actor.user_id, other.id):
+        raise forbidden(
+            "you have blocked %(name)s: unblock them on your account page to challenge them",
+            "you_blocked",
+            name=str(other.name),
+        )
     if not await accepts_challenges(conn, other.id) or await blocked_among(
         conn, actor.user_id, [other.id]
     ):
@@ -108,7 +120,7 @@ async def create(
             status="open",
             match_id=None,
             created_at=now,
-            expires_at=now + LIFETIME,
+            expires_at=now + waits_for(deadline_seconds),
         )
     )
     tell(conn, other.id, {"type": "challenge", "challenge": challenge_id, "from": actor.name})
@@ -161,7 +173,8 @@ async def accept(
         Person(Actor(row.from_id, str(challenger), False), secrets.token_hex(8)),
         Person(actor, secrets.token_hex(8)),
     ]
-    spec = MatchSpec(check_variant(row.variant), people, row.deadline_seconds)
+    # Public, as a match made in the lobby is by default: it shows on /watch.
+    spec = MatchSpec(check_variant(row.variant), people, row.deadline_seconds, private=False)
     out = await new_match(conn, spec, now)
     await close(conn, row, "accepted", out.match_id)
     event = {"type": "accepted", "challenge": row.id, "match": out.match_id}
@@ -180,6 +193,31 @@ async def withdraw(conn: AsyncConnection, actor: Actor, challenge_id: str, now: 
     row = await open_row(conn, challenge_id, actor.user_id, "from_id", now)
     await close(conn, row, "withdrawn")
     tell(conn, row.to_id, {"type": "withdrawn", "challenge": row.id})
+
+
+async def close_between(conn: AsyncConnection, blocker_id: int, blocked_id: int) -> None:
+    """A block closes the open challenges between the two, as the blocker could have:
+    one from the blocked player is declined, one to them withdrawn; each side hears
+    it as it would have then."""
+    rows = (
+        await conn.execute(
+            select(challenges.c.id, challenges.c.from_id, challenges.c.to_id).where(
+                challenges.c.status == "open",
+                ((challenges.c.from_id == blocked_id) & (challenges.c.to_id == blocker_id))
+                | ((challenges.c.from_id == blocker_id) & (challenges.c.to_id == blocked_id)),
+            )
+        )
+    ).all()
+    for row in rows:
+        status = "declined" if row.from_id == blocked_id else "withdrawn"
+        await conn.execute(
+            update(challenges)
+            .where(challenges.c.id == row.id, challenges.c.status == "open")
+            .values(status=status)
+        )
+        event = {"type": status, "challenge": row.id}
+        tell(conn, blocked_id, event)
+        tell(conn, blocker_id, event)
 
 
 async def listed(conn: AsyncConnection, user_id: int, now: datetime) -> dict[str, Any]:

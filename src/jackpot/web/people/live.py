@@ -23,7 +23,8 @@ from jackpot.web.base.errors import ApiError
 from jackpot.web.base.http import bus_of, db_of, settings_of
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.stream_caps import CappedStream, StreamCaps
-from jackpot.web.people.seeks import SHORT, cancel, own_seek, seek_channel
+from jackpot.web.people.rules import SHORT
+from jackpot.web.people.seeks import cancel, own_seek, seek_channel
 
 #: Cancellations of short seeks whose page closed, kept until they are done.
 PENDING: set[asyncio.Task[None]] = set()

@@ -1,4 +1,8 @@
-"""What a seek and a challenge share: who may ask, the kinds of match, and telling a player.
+"""Shared by seeks and challenges: who may ask, the kinds of match, how long they wait, news.
+
+A seek or a challenge for a quick match (under an hour a throw) waits ten minutes
+at most: its clock starts as soon as it is answered, and a player who asked for a
+quick match and left would lose it on time. One for a slower match waits a week.
 
 Finding people needs an account: a guest (or nobody) gets 403 ``account_required``
 as the daily deal answers, since a pairing or a challenge names a person. A player
@@ -8,6 +12,7 @@ once the transaction that made it has committed.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -19,6 +24,17 @@ from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.notify.user_hub import channel
 from jackpot.web.play.seating import MAX_SEATS
+
+#: Under this many seconds a throw, a match is a quick one.
+SHORT = 3600
+#: How long a seek or a challenge waits for a quick match at most, and for a slower one.
+SHORT_WAIT = timedelta(minutes=10)
+LONG_WAIT = timedelta(days=7)
+
+
+def waits_for(deadline_seconds: int) -> timedelta:
+    """How long a seek or a challenge with this deadline stays open at most."""
+    return SHORT_WAIT if deadline_seconds < SHORT else LONG_WAIT
 
 
 def require_account(actor: Actor | None) -> Actor:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import zlib
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -36,14 +36,9 @@ from jackpot.web.base.models_people import seeks
 from jackpot.web.base.quotas import check_active_matches
 from jackpot.web.base.settings import Settings
 from jackpot.web.people.ratings import ratings_of
-from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell
+from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
 
-#: Under this many seconds a throw, a seek lives while its page is open.
-SHORT = 3600
-#: How long a short seek waits at most, and a longer one.
-SHORT_WAIT = timedelta(minutes=10)
-LONG_WAIT = timedelta(days=7)
 #: The waiting seeks of a kind a pairing looks at (oldest first): enough for any
 #: group among people who blocked some of the others.
 CANDIDATES = 200
@@ -111,7 +106,7 @@ async def create(
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     shown = (await ratings_of(conn, [actor.user_id], var.value))[actor.user_id]
     seek_id = "s_" + secrets.token_hex(8)
-    wait = SHORT_WAIT if deadline_seconds < SHORT else LONG_WAIT
+    wait = waits_for(deadline_seconds)
     row = {
         "id": seek_id,
         "user_id": actor.user_id,
@@ -202,7 +197,9 @@ async def pair(
         Person(Actor(g["user_id"], names[g["user_id"]], False), secrets.token_hex(8))
         for g in group
     ]
-    out = await new_match(conn, MatchSpec(variant, people, deadline_seconds), now)
+    # Public: strangers paired by the site play in the open, on /watch.
+    spec = MatchSpec(variant, people, deadline_seconds, private=False)
+    out = await new_match(conn, spec, now)
     done = await conn.execute(
         update(seeks)
         .where(seeks.c.id.in_(ids), seeks.c.status == "waiting")
