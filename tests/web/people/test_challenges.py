@@ -117,11 +117,46 @@ async def test_challenge_refusals_do_not_reveal_a_block(app, make_client) -> Non
     assert (await cal.patch("/api/account", json={"challenges": "sometimes"})).status_code == 422
     assert (await ana.put("/api/blocks/Ana")).status_code == 400
     assert (await ana.put("/api/blocks/Nobody%20Here")).status_code == 404
-    # A block made after the challenge stops its acceptance too.
+    # A block made after the challenge stops its acceptance too (without saying so:
+    # test_a_block_closes_open_challenges_as_a_withdrawal_or_a_refusal).
     cid = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
     await ana.put("/api/blocks/Ben")
     r = await ben.post(f"/api/challenges/{cid}/accept")
-    assert (r.status_code, r.json()["error"]["code"]) == (403, "not_allowed")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
+
+
+async def test_a_block_closes_open_challenges_as_a_withdrawal_or_a_refusal(  # type: ignore[no-untyped-def]
+    app, make_client
+) -> None:
+    """The blocked player sees what they would see had the blocker withdrawn or
+    declined: never "you cannot play this player", which they did not choose."""
+    ana, ben, cal, dan = await people(make_client, "Ana", "Ben", "Cal", "Dan")
+    hub = app.state.user_hub
+    ben_hears, cal_hears = hub.subscribe(ben.id), hub.subscribe(cal.id)
+    try:
+        # Ana challenged Ben, then blocked him: to Ben, Ana withdrew.
+        withdrawn = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
+        assert (await ana.put("/api/blocks/Ben")).status_code == 200
+        assert await heard(ben_hears.queue, "withdrawn") == {
+            "type": "withdrawn", "challenge": withdrawn
+        }
+        # Cal challenged Dan, who blocked him: to Cal, Dan declined.
+        declined = (await cal.post("/api/challenges", json={"to": "Dan"})).json()["id"]
+        assert (await dan.put("/api/blocks/Cal")).status_code == 200
+        assert await heard(cal_hears.queue, "declined") == {
+            "type": "declined", "challenge": declined
+        }
+    finally:
+        hub.unsubscribe(ben_hears, ben.id)
+        hub.unsubscribe(cal_hears, cal.id)
+    for c in (ana, ben, cal, dan):
+        assert (await c.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}
+    r = await ben.post(f"/api/challenges/{withdrawn}/accept")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
+    r = await ben.post(f"/api/challenges/{withdrawn}/decline")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
+    r = await cal.delete(f"/api/challenges/{declined}")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
 
 
 async def test_caps_on_challenges(app, make_client) -> None:  # type: ignore[no-untyped-def]

@@ -155,7 +155,9 @@ async def accept(
         await conn.execute(select(t.users.c.name).where(t.users.c.id == row.from_id))
     ).scalar_one()
     if await blocked_among(conn, actor.user_id, [row.from_id]):
-        raise forbidden("you cannot play this player", "not_allowed")
+        # A block ends the challenge (accounts/blocks.py); one made while this
+        # request ran is answered the same way, never as a block.
+        raise conflict("this challenge is no longer open", "challenge_closed")
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     people = [
         Person(Actor(row.from_id, str(challenger), False), secrets.token_hex(8)),
