@@ -23,6 +23,7 @@ from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
 from jackpot.web.base.models_people import blocks, challenges, people_prefs
 from jackpot.web.base.names import name_key
+from jackpot.web.base.quotas import one_at_a_time
 from jackpot.web.notify.user_hub import channel
 
 
@@ -83,6 +84,7 @@ async def block(
 ) -> str:
     """``user_id`` blocks the account called ``name`` (once; 429 past ``cap`` blocks);
     returns the name as stored."""
+    await one_at_a_time(conn, user_id)
     other = await account_named(conn, name)
     if other.id == user_id:
         raise bad_request("you cannot block yourself", "self")
@@ -163,6 +165,7 @@ async def accepts_challenges(conn: AsyncConnection, user_id: int) -> bool:
 
 async def set_challenges(conn: AsyncConnection, user_id: int, anyone: bool) -> None:
     """Let anyone challenge ``user_id`` (True), or nobody (False)."""
+    await one_at_a_time(conn, user_id)
     done = await conn.execute(
         update(people_prefs).where(people_prefs.c.user_id == user_id).values(challenges=anyone)
     )

@@ -22,7 +22,7 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, bad_request, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_people import challenges
-from jackpot.web.base.quotas import check_active_matches
+from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_variant, tell
@@ -60,6 +60,7 @@ async def create(
     """``actor`` challenges the account called ``to``; returns the challenge's id."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
+    await one_at_a_time(conn, actor.user_id)
     other = await account_named(conn, to)
     if other.id == actor.user_id:
         raise bad_request("you cannot challenge yourself", "self")
