@@ -301,3 +301,14 @@ async def test_a_challenge_mail_left_by_a_dead_sender_goes_when_its_lease_ends( 
 async def challenge_rows(db):  # type: ignore[no-untyped-def]
     async with db.read() as conn:
         return (await conn.execute(select(challenges))).all()
+
+
+async def test_a_player_at_the_match_cap_cannot_challenge(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """As with a seek: a challenge accepted starts a match for the challenger too, so
+    one who may not have another match may not ask for one."""
+    app.state.settings = dataclasses.replace(app.state.settings, account_active_matches=1)
+    ana, ben = await people(make_client, "Ana", "Ben")
+    assert (await ana.post("/api/matches", json={"seats": 2, "bots": 1})).status_code == 201
+    r = await ana.post("/api/challenges", json={"to": "Ben"})
+    assert (r.status_code, r.json()["error"]["code"]) == (429, "too_many_matches")
+    assert (await ben.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}

@@ -98,6 +98,8 @@ async def create(
             "you may make %(cap)s challenges a day; try again tomorrow",
             cap=settings.challenges_per_day,
         )
+    # Accepted, it is a match of the challenger's too: checked as a seek's is.
+    await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     challenge_id = "c_" + secrets.token_hex(8)
     await conn.execute(
         insert(challenges).values(
