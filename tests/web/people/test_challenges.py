@@ -118,36 +118,46 @@ async def test_challenge_refusals_do_not_reveal_a_block(app, make_client) -> Non
     assert (await cal.patch("/api/account", json={"challenges": "sometimes"})).status_code == 422
     assert (await ana.put("/api/blocks/Ana")).status_code == 400
     assert (await ana.put("/api/blocks/Nobody%20Here")).status_code == 404
-    # A block made after the challenge closes it: Ben can no longer accept it.
+    # A block made after the challenge stops its acceptance too (without saying so:
+    # test_a_block_closes_open_challenges_as_a_withdrawal_or_a_refusal).
     cid = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
     await ana.put("/api/blocks/Ben")
     r = await ben.post(f"/api/challenges/{cid}/accept")
     assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
 
 
-async def test_a_block_closes_the_challenges_between_the_two(app, make_client) -> None:  # type: ignore[no-untyped-def]
-    ana, ben, _cal = await people(make_client, "Ana", "Ben", "Cal")
-    to_ana = (await ben.post("/api/challenges", json={"to": "Ana"})).json()["id"]
-    from_ana = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
-    to_cal = (await ben.post("/api/challenges", json={"to": "Cal"})).json()["id"]
+async def test_a_block_closes_open_challenges_as_a_withdrawal_or_a_refusal(  # type: ignore[no-untyped-def]
+    app, make_client
+) -> None:
+    """The blocked player sees what they would see had the blocker withdrawn or
+    declined: never "you cannot play this player", which they did not choose."""
+    ana, ben, cal, dan = await people(make_client, "Ana", "Ben", "Cal", "Dan")
     hub = app.state.user_hub
-    ben_hears = hub.subscribe(ben.id)
+    ben_hears, cal_hears = hub.subscribe(ben.id), hub.subscribe(cal.id)
     try:
+        # Ana challenged Ben, then blocked him: to Ben, Ana withdrew.
+        withdrawn = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
         assert (await ana.put("/api/blocks/Ben")).status_code == 200
-        told = {}
-        while len(told) < 2:
-            event = await asyncio.wait_for(ben_hears.queue.get(), timeout=10)
-            if isinstance(event, dict) and event.get("type") in ("declined", "withdrawn"):
-                told[event["challenge"]] = event["type"]
+        assert await heard(ben_hears.queue, "withdrawn") == {
+            "type": "withdrawn", "challenge": withdrawn
+        }
+        # Cal challenged Dan, who blocked him: to Cal, Dan declined.
+        declined = (await cal.post("/api/challenges", json={"to": "Dan"})).json()["id"]
+        assert (await dan.put("/api/blocks/Cal")).status_code == 200
+        assert await heard(cal_hears.queue, "declined") == {
+            "type": "declined", "challenge": declined
+        }
     finally:
         hub.unsubscribe(ben_hears, ben.id)
-    assert told == {to_ana: "declined", from_ana: "withdrawn"}
-    assert (await ana.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}
-    mine = (await ben.get("/api/challenges")).json()
-    assert mine["incoming"] == [] and [c["id"] for c in mine["outgoing"]] == [to_cal]
-    # Unblocking opens nothing again; a new challenge is a new one.
-    await ana.delete("/api/blocks/Ben")
-    assert (await ana.get("/api/challenges")).json()["incoming"] == []
+        hub.unsubscribe(cal_hears, cal.id)
+    for c in (ana, ben, cal, dan):
+        assert (await c.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}
+    r = await ben.post(f"/api/challenges/{withdrawn}/accept")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
+    r = await ben.post(f"/api/challenges/{withdrawn}/decline")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
+    r = await cal.delete(f"/api/challenges/{declined}")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
 
 
 async def test_a_challenge_for_a_quick_match_waits_ten_minutes(app, make_client) -> None:  # type: ignore[no-untyped-def]
@@ -305,3 +315,14 @@ async def test_a_challenge_mail_left_by_a_dead_sender_goes_when_its_lease_ends( 
 async def challenge_rows(db):  # type: ignore[no-untyped-def]
     async with db.read() as conn:
         return (await conn.execute(select(challenges))).all()
+
+
+async def test_a_player_at_the_match_cap_cannot_challenge(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """As with a seek: a challenge accepted starts a match for the challenger too, so
+    one who may not have another match may not ask for one."""
+    app.state.settings = dataclasses.replace(app.state.settings, account_active_matches=1)
+    ana, ben = await people(make_client, "Ana", "Ben")
+    assert (await ana.post("/api/matches", json={"seats": 2, "bots": 1})).status_code == 201
+    r = await ana.post("/api/challenges", json={"to": "Ben"})
+    assert (r.status_code, r.json()["error"]["code"]) == (429, "too_many_matches")
+    assert (await ben.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}

@@ -4,7 +4,9 @@ Both belong to the account (base/models_people.py holds the rows), and they are
 read below the features that seat people: play/seating.py keeps a blocked person
 out of the blocker's lobby matches, and the seeks and challenges (web/people/)
 never pair or seat a blocked pair. A block holds both ways: whoever blocked whom,
-the two are not put at one table.
+the two are not put at one table. A block also ends the open challenges between the
+two, as the blocker's own answer would: their challenge withdrawn, the other's
+declined, so the blocked player learns no more than from those answers.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base import models as t
+from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
-from jackpot.web.base.models_people import blocks, people_prefs
+from jackpot.web.base.models_people import blocks, challenges, people_prefs
 from jackpot.web.base.names import name_key
+from jackpot.web.base.quotas import one_at_a_time
+from jackpot.web.notify.user_hub import channel
 
 
 async def account_named(conn: AsyncConnection, name: str) -> Any:
@@ -90,6 +95,7 @@ async def block(
 ) -> str:
     """``user_id`` blocks the account called ``name`` (once; 429 past ``cap`` blocks);
     returns the name as stored."""
+    await one_at_a_time(conn, user_id)
     other = await account_named(conn, name)
     if other.id == user_id:
         raise bad_request("you cannot block yourself", "self")
@@ -113,7 +119,32 @@ async def block(
         await conn.execute(
             insert(blocks).values(blocker_id=user_id, blocked_id=other.id, created_at=now)
         )
+    await end_challenges(conn, user_id, other.id)
     return str(other.name)
+
+
+async def end_challenges(conn: AsyncConnection, blocker: int, blocked: int) -> None:
+    """Close the open challenges between the two as the blocker would answer them
+    (withdrawn, declined): the blocked player hears that, never of the block, and the
+    blocker's other pages drop it from their lists."""
+    for from_id, to_id, status in (
+        (blocker, blocked, "withdrawn"),
+        (blocked, blocker, "declined"),
+    ):
+        ended = await conn.execute(
+            update(challenges)
+            .where(
+                challenges.c.from_id == from_id,
+                challenges.c.to_id == to_id,
+                challenges.c.status == "open",
+            )
+            .values(status=status)
+            .returning(challenges.c.id)
+        )
+        for row in ended.all():
+            event = {"type": status, "challenge": row.id}
+            for user_id in (blocked, blocker):
+                publish_on_commit(conn, channel(user_id), [event])
 
 
 async def unblock(conn: AsyncConnection, user_id: int, name: str) -> None:
@@ -147,6 +178,7 @@ async def accepts_challenges(conn: AsyncConnection, user_id: int) -> bool:
 
 async def set_challenges(conn: AsyncConnection, user_id: int, anyone: bool) -> None:
     """Let anyone challenge ``user_id`` (True), or nobody (False)."""
+    await one_at_a_time(conn, user_id)
     done = await conn.execute(
         update(people_prefs).where(people_prefs.c.user_id == user_id).values(challenges=anyone)
     )

@@ -25,6 +25,21 @@ _ACTIVE = (
 )
 
 
+#: PostgreSQL advisory lock class ("acct") taken per account: see ``one_at_a_time``.
+ACCOUNT_LOCK = 0x61636374
+
+
+async def one_at_a_time(conn: AsyncConnection, user_id: int) -> None:
+    """On PostgreSQL, one account's changes that count its rows before adding one
+    (a cap, or "only one of these") take turns: two requests at once would each
+    count the rows as they were before the other, and both pass. SQLite's single
+    writer has them in turn already. Taken before any other lock of the transaction."""
+    if conn.dialect.name == "postgresql":
+        await conn.exec_driver_sql(
+            f"SELECT pg_advisory_xact_lock({ACCOUNT_LOCK}, {int(user_id)})"
+        )
+
+
 def active_cap(settings: Settings, is_guest: bool) -> int:
     """How many matches a guest, or an account, may have waiting or in play."""
     return settings.guest_active_matches if is_guest else settings.account_active_matches

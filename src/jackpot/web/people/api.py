@@ -179,8 +179,6 @@ async def block_player(name: str, request: Request) -> dict[str, Any]:
         shown = await blocks.block(
             conn, actor.user_id, name, utcnow(), settings_of(request).blocks_per_account
         )
-        other = await blocks.account_named(conn, shown)
-        await challenges.close_between(conn, actor.user_id, other.id)
     return {"blocked": shown}
 
 

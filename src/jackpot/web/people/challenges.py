@@ -7,7 +7,7 @@ blocked by them), gets none: the challenger is told the same in both cases, so a
 block is never revealed; a challenger who blocked the other is told so, which
 reveals nothing to anyone else. A challenge not answered in time expires
 (expiry.py): ten minutes for a quick match, a week for a slower one (rules.py).
-Blocking a player closes the open challenges between the two.
+A block closes the open challenges between the two (accounts/blocks.py).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, bad_request, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_people import challenges
-from jackpot.web.base.quotas import check_active_matches
+from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_variant, tell, waits_for
@@ -66,6 +66,7 @@ async def create(
     """``actor`` challenges the account called ``to``; returns the challenge's id."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
+    await one_at_a_time(conn, actor.user_id)
     other = await account_named(conn, to)
     if other.id == actor.user_id:
         raise bad_request("you cannot challenge yourself", "self")
@@ -109,6 +110,8 @@ async def create(
             "you may make %(cap)s challenges a day; try again tomorrow",
             cap=settings.challenges_per_day,
         )
+    # Accepted, it is a match of the challenger's too: checked as a seek's is.
+    await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     challenge_id = "c_" + secrets.token_hex(8)
     await conn.execute(
         insert(challenges).values(
@@ -167,7 +170,9 @@ async def accept(
         await conn.execute(select(t.users.c.name).where(t.users.c.id == row.from_id))
     ).scalar_one()
     if await blocked_among(conn, actor.user_id, [row.from_id]):
-        raise forbidden("you cannot play this player", "not_allowed")
+        # A block ends the challenge (accounts/blocks.py); one made while this
+        # request ran is answered the same way, never as a block.
+        raise conflict("this challenge is no longer open", "challenge_closed")
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     people = [
         Person(Actor(row.from_id, str(challenger), False), secrets.token_hex(8)),
@@ -193,31 +198,6 @@ async def withdraw(conn: AsyncConnection, actor: Actor, challenge_id: str, now: 
     row = await open_row(conn, challenge_id, actor.user_id, "from_id", now)
     await close(conn, row, "withdrawn")
     tell(conn, row.to_id, {"type": "withdrawn", "challenge": row.id})
-
-
-async def close_between(conn: AsyncConnection, blocker_id: int, blocked_id: int) -> None:
-    """A block closes the open challenges between the two, as the blocker could have:
-    one from the blocked player is declined, one to them withdrawn; each side hears
-    it as it would have then."""
-    rows = (
-        await conn.execute(
-            select(challenges.c.id, challenges.c.from_id, challenges.c.to_id).where(
-                challenges.c.status == "open",
-                ((challenges.c.from_id == blocked_id) & (challenges.c.to_id == blocker_id))
-                | ((challenges.c.from_id == blocker_id) & (challenges.c.to_id == blocked_id)),
-            )
-        )
-    ).all()
-    for row in rows:
-        status = "declined" if row.from_id == blocked_id else "withdrawn"
-        await conn.execute(
-            update(challenges)
-            .where(challenges.c.id == row.id, challenges.c.status == "open")
-            .values(status=status)
-        )
-        event = {"type": status, "challenge": row.id}
-        tell(conn, blocked_id, event)
-        tell(conn, blocker_id, event)
 
 
 async def listed(conn: AsyncConnection, user_id: int, now: datetime) -> dict[str, Any]:

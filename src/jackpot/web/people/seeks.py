@@ -33,7 +33,7 @@ from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, conflict, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_people import seeks
-from jackpot.web.base.quotas import check_active_matches
+from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
@@ -84,6 +84,7 @@ async def create(
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
     check_seats(seats)
+    await one_at_a_time(conn, actor.user_id)
     await lock_kind(conn, var.value, deadline_seconds, seats)
     mine = (
         await conn.execute(

@@ -3,7 +3,8 @@
 A browser has one endpoint, so the endpoint is unique: a browser registered again
 (new keys, or another account signed in on it) replaces its old row rather than
 adding one, and the per-account cap (``JACKPOT_PUSH_MAX_SUBSCRIPTIONS``) counts
-browsers, not registrations.
+browsers, not registrations: a browser taken over from another account is a new one
+for the account that takes it.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from datetime import datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import conflict, invalid, not_found
 from jackpot.web.base.models_push import push_subscriptions as subs
+from jackpot.web.base.quotas import one_at_a_time
 
 
 def _b64url(value: str, what: str, size: int) -> None:
@@ -61,36 +65,35 @@ async def add(
     now: datetime,
 ) -> int:
     """Store a browser for ``user_id``; returns its id. The endpoint is checked by
-    the caller (``endpoints.check``) before this transaction, which must not wait."""
-    found = (
-        await conn.execute(select(subs.c.id).where(subs.c.endpoint == endpoint))
+    the caller (``endpoints.check``) before this transaction, which must not wait.
+    One account's registrations take turns (its cap counts rows), and a browser
+    registered by another account at the same moment is one row all the same: the
+    insert takes the endpoint's row over when it is there."""
+    await one_at_a_time(conn, user_id)
+    owner = (
+        await conn.execute(select(subs.c.user_id).where(subs.c.endpoint == endpoint))
     ).scalar_one_or_none()
-    if found is not None:
-        await conn.execute(
-            update(subs)
-            .where(subs.c.id == found)
-            .values(user_id=user_id, p256dh=p256dh, auth=auth, lang=lang, created_at=now)
-        )
-        return int(found)
-    count = (await conn.execute(select(func.count()).where(subs.c.user_id == user_id))).scalar_one()
-    if count >= cap:
-        raise conflict(
-            "this account has %(count)s browsers registered for notifications, the most "
-            "allowed; remove one first",
-            "too_many_browsers",
-            count=count,
-        )
-    res = await conn.execute(
-        subs.insert().values(
-            user_id=user_id,
-            endpoint=endpoint,
-            p256dh=p256dh,
-            auth=auth,
-            lang=lang,
-            created_at=now,
-        )
+    if owner != user_id:
+        # A browser new to this account (or another account's until now).
+        count = (
+            await conn.execute(select(func.count()).where(subs.c.user_id == user_id))
+        ).scalar_one()
+        if count >= cap:
+            raise conflict(
+                "this account has %(count)s browsers registered for notifications, the most "
+                "allowed; remove one first",
+                "too_many_browsers",
+                count=count,
+            )
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    values = {"user_id": user_id, "p256dh": p256dh, "auth": auth, "lang": lang, "created_at": now}
+    stmt = insert(subs).values(endpoint=endpoint, **values)
+    stored = await conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[subs.c.endpoint], set_={k: stmt.excluded[k] for k in values}
+        ).returning(subs.c.id)
     )
-    return int(res.inserted_primary_key[0])  # type: ignore[index]
+    return int(stored.scalar_one())
 
 
 async def listing(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:
