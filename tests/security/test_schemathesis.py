@@ -43,6 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "JACKPOT_GUEST_ACTIVE_MATCHES": "10000",
         "JACKPOT_SIGNUP_LIMIT": "1000000/1h",
         "JACKPOT_SIGNUP_TRY_LIMIT": "1000000/1h",
+        "JACKPOT_NAME_LOOKUP_LIMIT": "1000000/1h",
         "JACKPOT_LOGIN_LIMIT": "1000000/1h",
         "JACKPOT_PASSWORD_CHANGE_LIMIT": "1000000/1h",
         "JACKPOT_RESET_LIMIT": "1000000/1h",

@@ -16,6 +16,7 @@ from test_seeks import heard
 from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.env_values import Rate
 from jackpot.web.base.models_people import challenges
 from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.people.expiry import expire_once
@@ -326,3 +327,29 @@ async def test_a_player_at_the_match_cap_cannot_challenge(app, make_client) -> N
     r = await ana.post("/api/challenges", json={"to": "Ben"})
     assert (r.status_code, r.json()["error"]["code"]) == (429, "too_many_matches")
     assert (await ben.get("/api/challenges")).json() == {"incoming": [], "outgoing": []}
+
+
+async def test_names_looked_up_from_one_address_are_limited(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """Each answer says whether a name is an account's: nobody runs a dictionary of
+    names through challenges and blocks."""
+    app.state.settings = dataclasses.replace(app.state.settings, name_lookup_limit=Rate(3, 3600))
+    ana, _ben = await people(make_client, "Ana", "Ben")
+    tries = [
+        ana.post("/api/challenges", json={"to": "Nobody One"}),
+        ana.put("/api/blocks/Nobody%20Two"),
+        ana.delete("/api/blocks/Ben"),
+    ]
+    assert [(await t).status_code for t in tries] == [404, 404, 200]
+    for late in (ana.post("/api/challenges", json={"to": "Ben"}), ana.put("/api/blocks/Ben")):
+        r = await late
+        assert (r.status_code, r.json()["error"]["code"]) == (429, "too_many_attempts")
+        assert "looked up by name" in r.json()["error"]["message"]
+    assert (await ana.get("/api/challenges")).json()["outgoing"] == []
+    assert (await ana.get("/api/blocks")).json() == {"blocked": []}
+
+
+async def test_an_unknown_name_is_said_back_no_longer_than_a_name(make_client) -> None:  # type: ignore[no-untyped-def]
+    [ana] = await people(make_client, "Ana")
+    r = await ana.put("/api/blocks/" + "x" * 5000)
+    assert r.status_code == 404
+    assert len(r.json()["error"]["message"]) < 100

@@ -17,19 +17,41 @@ from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
+from starlette.requests import HTTPConnection
 
+from jackpot.i18n import N_
 from jackpot.web.base import models as t
+from jackpot.web.base.client import client_bucket
 from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
+from jackpot.web.base.http import settings_of
+from jackpot.web.base.limits import counters_of, take
 from jackpot.web.base.models_people import blocks, challenges, people_prefs
 from jackpot.web.base.names import name_key
 from jackpot.web.base.quotas import one_at_a_time
 from jackpot.web.notify.user_hub import channel
 
+#: The most of an unknown name an answer says back.
+SHOWN_NAME = 40
+
+
+async def count_name_lookup(request: HTTPConnection) -> None:
+    """One more account looked up by name from the request's address (429 past
+    ``JACKPOT_NAME_LOOKUP_LIMIT``): each answer says whether the name is an account's,
+    so nobody may run a dictionary of names through it. Profiles of players who keep
+    off the leaderboard say nothing, and the sign-up form is limited alike."""
+    settings = settings_of(request)
+    await take(
+        counters_of(request),
+        "names:" + client_bucket(request),
+        settings.name_lookup_limit,
+        N_("too many players looked up by name from your address"),
+    )
+
 
 async def account_named(conn: AsyncConnection, name: str) -> Any:
     """The account (not a guest) called ``name``: a row with ``id`` and ``name``; 404
-    when there is none."""
+    when there is none (the name said back no longer than a name may be)."""
     row = (
         await conn.execute(
             select(t.users.c.id, t.users.c.name).where(
@@ -38,7 +60,8 @@ async def account_named(conn: AsyncConnection, name: str) -> Any:
         )
     ).first()
     if row is None:
-        raise not_found("there is no player called %(name)s", name=name)
+        shown = name if len(name) <= SHOWN_NAME else name[:SHOWN_NAME] + "…"
+        raise not_found("there is no player called %(name)s", name=shown)
     return row
 
 

@@ -198,6 +198,8 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
         password_hash = await signin.new_password_hash(
             request, form_text(form, "password"), *signin.user_words(email, actor.name)
         )
+    if what in ("block", "unblock"):
+        await blocks.count_name_lookup(request)
     async with db_of(request).write() as conn:
         if what == "name":
             name = await changes.rename(conn, actor.user_id, form_text(form, "name"))

@@ -174,6 +174,8 @@ class Settings:
     reset_limit: Rate = Rate(5, 3600)
     reset_mail_limit: Rate = Rate(1, 900)
     confirm_mail_limit: Rate = Rate(3, 86400)
+    #: Accounts looked up by name (a challenge, a block) per client address.
+    name_lookup_limit: Rate = Rate(120, 3600)
     #: Threads hashing passwords (0: the machine's cores, at most 4), and how many
     #: checks may wait for one, from strangers and from known devices (hash_queue.py).
     hash_threads: int = 0
@@ -323,6 +325,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         reset_limit=rate(env, "JACKPOT_RESET_LIMIT", Rate(5, 3600)),
         reset_mail_limit=rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
         confirm_mail_limit=rate(env, "JACKPOT_CONFIRM_MAIL_LIMIT", Rate(3, 86400)),
+        name_lookup_limit=rate(env, "JACKPOT_NAME_LOOKUP_LIMIT", Rate(120, 3600)),
         hash_threads=whole(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=whole(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         hash_known_queue=whole(env, "JACKPOT_HASH_KNOWN_QUEUE", 16, 1, 10_000),

@@ -110,6 +110,7 @@ async def new_challenge(body: NewChallenge, request: Request) -> Response:
     """Challenge a player to a two-seat match: 201 ``{"id"}``."""
     check_same_site(request)
     actor = require_account(await current_actor(request))
+    await blocks.count_name_lookup(request)
     async with db_of(request).write() as conn:
         made = await challenges.create(
             conn,
@@ -175,6 +176,7 @@ async def block_player(name: str, request: Request) -> dict[str, Any]:
     with you (nor you with them)."""
     check_same_site(request)
     actor = require_account(await current_actor(request))
+    await blocks.count_name_lookup(request)
     async with db_of(request).write() as conn:
         shown = await blocks.block(
             conn, actor.user_id, name, utcnow(), settings_of(request).blocks_per_account
@@ -186,6 +188,7 @@ async def block_player(name: str, request: Request) -> dict[str, Any]:
 async def unblock_player(name: str, request: Request) -> dict[str, Any]:
     check_same_site(request)
     actor = require_account(await current_actor(request))
+    await blocks.count_name_lookup(request)
     async with db_of(request).write() as conn:
         await blocks.unblock(conn, actor.user_id, name)
     return {"unblocked": name}
