@@ -1,5 +1,5 @@
 """Two requests of one account at once: the caps and the one-of-a-kind rules of
-finding people hold, and neither request fails with a 500.
+finding people, and the cap on matches, hold, and neither request fails with a 500.
 
 Each test holds the first request's transaction open until the second has finished
 or a second has passed. On SQLite the single writer has them in turn anyway; on
@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from web_helpers import sign_up
 
 from jackpot.web.accounts.blocks import block, set_challenges
+from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
@@ -27,6 +28,7 @@ from jackpot.web.base.identity import Actor
 from jackpot.web.base.models_people import blocks, challenges, people_prefs, seeks
 from jackpot.web.people import challenges as challenging
 from jackpot.web.people import seeks as seeking
+from jackpot.web.play.seating import create_match
 
 Work = Callable[[AsyncConnection], Awaitable[Any]]
 
@@ -149,3 +151,18 @@ async def test_the_challenge_caps_hold_at_once(app, make_client) -> None:  # typ
     both = await together(db, challenge("Ben"), challenge("Cal"))
     assert isinstance(both[1], ApiError) and both[1].code == "too_many_challenges"
     assert await count(db, challenges, challenges.c.status == "open") == 1
+
+
+async def test_the_match_cap_holds_for_two_new_matches_at_once(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    [ana] = await accounts(make_client, "Ana")
+    db = app.state.db
+
+    def new_bot_match(conn: AsyncConnection) -> Awaitable[Any]:
+        return create_match(
+            conn, ana, variant="jackpot", seats=2, bots_count=1, deadline_seconds=86400,
+            client_seed=None, private=True, min_deadline=60, max_active=1,
+        )
+
+    both = await together(db, new_bot_match, new_bot_match)
+    assert isinstance(both[1], ApiError) and both[1].code == "too_many_matches", both
+    assert await count(db, t.seats, t.seats.c.user_id == ana.user_id) == 1

@@ -48,7 +48,10 @@ def active_cap(settings: Settings, is_guest: bool) -> int:
 async def check_active_matches(
     conn: AsyncConnection, user_id: int, is_guest: bool, cap: int
 ) -> None:
-    """429 when the user already has ``cap`` matches waiting or in play."""
+    """429 when the user already has ``cap`` matches waiting or in play. The count is
+    taken in turn with the account's other such changes (``one_at_a_time``): two new
+    matches at once must not both see one place left."""
+    await one_at_a_time(conn, user_id)
     active = int((await conn.execute(_ACTIVE, {"user_id": user_id})).scalar_one())
     if active >= cap:
         if is_guest:
