@@ -7,13 +7,15 @@ import asyncio
 import contextlib
 from datetime import timedelta
 
+from starlette.routing import Match
 from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.identity import Actor
 from jackpot.web.notify.user_hub import POKE
+from jackpot.web.people import api as people_api
 from jackpot.web.people.expiry import expire_once
-from jackpot.web.people.seeks import create
+from jackpot.web.people.seeks import SEEKS, create
 
 KIND = {"variant": "classic", "deadline_seconds": 3600, "seats": 2}
 
@@ -205,3 +207,45 @@ async def test_two_seeks_arriving_together_are_paired(app, make_client) -> None:
     await asyncio.gather(seek(people[0]), ben_after_ana())
     assert answers["Ana"]["status"] == "waiting"
     assert answers["Ben"]["status"] == "paired"
+
+
+def pings(sub) -> int:  # type: ignore[no-untyped-def]
+    n = 0
+    while not sub.queue.empty():
+        sub.queue.get_nowait()
+        n += 1
+    return n
+
+
+async def test_what_pings_the_pages_listing_the_seeks(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """A seek made, paired, cancelled or expired: the /play-now pages hear one ping
+    (on ``GET /api/seeks/events``) once it is committed, and read the list again."""
+    listing = app.state.bus.subscribe(SEEKS)
+    try:
+        ana, ben, cal = await make_client(), await make_client(), await make_client()
+        for client, name in ((ana, "Ana"), (ben, "Ben"), (cal, "Cal")):
+            await sign_up(client, name)
+        kind = {"variant": "jackpot", "deadline_seconds": 86400, "seats": 2}
+        first = (await ana.post("/api/seeks", json=kind)).json()
+        assert pings(listing) == 1
+        assert (await ben.post("/api/seeks", json=kind)).json()["status"] == "paired"
+        assert pings(listing) == 1
+        other = (await cal.post("/api/seeks", json={**kind, "seats": 3})).json()
+        assert pings(listing) == 1
+        assert (await cal.delete(f"/api/seeks/{other['id']}")).status_code == 200
+        assert pings(listing) == 1
+        await cal.post("/api/seeks", json={**kind, "seats": 4})
+        pings(listing)
+        assert await expire_once(app.state.db, utcnow() + timedelta(days=8)) == 1
+        assert pings(listing) == 1
+        # Reading the list, or a refused seek, changes nothing.
+        await ana.get("/api/seeks")
+        assert (await ana.post("/api/seeks", json={**kind, "seats": 9})).status_code == 422
+        assert pings(listing) == 0
+        assert first["status"] == "waiting"
+    finally:
+        listing.close()
+    # The stream's path is its own, not read as a seek's id.
+    scope = {"type": "http", "method": "GET", "path": "/api/seeks/events"}
+    first = next(r for r in people_api.router.routes if r.matches(scope)[0] == Match.FULL)
+    assert first.name == "seeks_events"

@@ -12,6 +12,7 @@ from jackpot.web.accounts import blocks
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.field_rules import MINIMUM_SETTING, one_of
 from jackpot.web.base.http import check_same_site, current_actor, db_of, settings_of
+from jackpot.web.base.ping_stream import ping_stream
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.stream_caps import EventStream
 from jackpot.web.people import challenges, seeks
@@ -79,6 +80,13 @@ async def open_seeks(request: Request) -> dict[str, Any]:
             else []
         )
         return {"kinds": await seeks.open_seeks(conn, now), "mine": mine}
+
+
+@router.get("/seeks/events", response_class=EventStream)
+async def seeks_events(request: Request) -> Response:
+    """Server-Sent Events: an ``event: seeks`` frame whenever the waiting seeks may
+    have changed (one per burst); the page then reads ``GET /api/seeks`` again."""
+    return await ping_stream(request, seeks.SEEKS, "seeks")
 
 
 @router.get("/seeks/{seek_id}")

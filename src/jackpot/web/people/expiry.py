@@ -18,7 +18,7 @@ from jackpot.web.base.models_people import challenges, seeks
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
 from jackpot.web.people.mail import send_challenge_mails
-from jackpot.web.people.seeks import seek_channel
+from jackpot.web.people.seeks import ping_seeks, seek_channel
 
 #: Seconds between passes: a seek's own time is also checked where it is read.
 EVERY = 30.0
@@ -50,6 +50,7 @@ async def expire_once(db: Database, now: datetime | None = None) -> int:
                 publish_on_commit(
                     conn, seek_channel(seek_id), [{"type": "expired", "seek": seek_id}]
                 )
+            ping_seeks(conn)
         done = await conn.execute(
             update(challenges)
             .where(challenges.c.status == "open", challenges.c.expires_at <= now)

@@ -58,6 +58,16 @@ async def lock_kind(conn: AsyncConnection, variant: str, deadline_seconds: int, 
         await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SEEK_LOCK}, {signed})")
 
 
+#: The bus channel that tells /play-now pages the waiting seeks changed.
+SEEKS = "seeks"
+
+
+def ping_seeks(conn: AsyncConnection) -> None:
+    """Tell the pages listing the waiting seeks to look again, once this transaction
+    commits (base/ping_stream.py): a seek made, paired, cancelled or expired."""
+    publish_on_commit(conn, SEEKS, [{"type": "seeks"}])
+
+
 def seek_channel(seek_id: str) -> str:
     """The bus channel of one seek's page (live.py)."""
     return f"seek:{seek_id}"
@@ -122,6 +132,7 @@ async def create(
         "expires_at": now + wait,
     }
     await conn.execute(insert(seeks).values(**row))
+    ping_seeks(conn)
     group = await find_group(conn, row, now)
     if group is None:
         return {"id": seek_id, "status": "waiting", "match": None}
@@ -258,6 +269,7 @@ async def cancel(
     if done.rowcount != 1:
         raise conflict("this seek is no longer waiting", "seek_closed")
     publish_on_commit(conn, seek_channel(seek_id), [{"type": "cancelled", "seek": seek_id}])
+    ping_seeks(conn)
     return await own_seek(conn, user_id, seek_id, now)
 
 
