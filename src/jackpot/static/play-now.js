@@ -13,6 +13,9 @@ import { markSeen } from "./notify.js";
 
 const BOT_OFFER_MS = 30_000;
 const REFRESH_MS = 15_000;
+// How far this device's clock may be behind the server's for a challenge that left the
+// lists at its time to be said expired.
+const CLOCK_LEEWAY_MS = 5 * 60_000;
 
 const form = document.getElementById("seek-form");
 const seekStart = document.getElementById("seek-start");
@@ -108,7 +111,7 @@ function whyGone(id, c) {
   if (how === "mine") return null;
   if (how === "declined" && c.outgoing) return t("{name} declined your challenge.", { name: c.name });
   if (how === "withdrawn" && !c.outgoing) return t("{name} withdrew the challenge.", { name: c.name });
-  if (!(Date.now() >= c.expires)) return null;
+  if (!(Date.now() >= c.expires - CLOCK_LEEWAY_MS)) return null;
   return c.outgoing
     ? t("Your challenge to {name} expired: it was not answered in time.", { name: c.name })
     : t("The challenge from {name} expired.", { name: c.name });
@@ -273,6 +276,7 @@ async function answer(button, id) {
   } catch (err) {
     // Blocked, answered or expired meanwhile, too many matches: said in view, and
     // announced (role="alert"); the list is fetched again, as it may have changed.
+    endedHow.delete(id);
     showError(challengesError, err.message);
   }
   refresh();
