@@ -31,7 +31,8 @@ def test_two_people_seeking_the_same_kind_are_paired(browser: Browser, live_serv
     seek(ana, url)
     expect(ana.locator("#seek-waiting")).to_be_visible()
     expect(ana.locator("#seek-cancel")).to_be_focused()
-    expect(ana.locator("#people-status")).to_have_text("Looking for players…")
+    said = "Looking for players: Classic, 1 minute per throw, 2 seats…"
+    expect(ana.locator("#people-status")).to_have_text(said)
     # Ben sees one person waiting for that kind, and asks for the same.
     ben.goto(url + "/play-now")
     row = ben.locator("#open-seeks tr", has_text="Classic").filter(has_text="1 min")
@@ -65,9 +66,8 @@ def test_a_short_seek_offers_the_bot_and_ends_with_its_page(browser: Browser, li
     expect(cal.locator("#seek-waiting")).to_be_visible()
     expect(cal.locator("#seek-bot")).to_be_hidden()
     cal.clock.run_for(31_000)
-    link = cal.locator("#seek-bot-link")
-    expect(link).to_be_visible()
-    assert link.get_attribute("target") == "_blank"
+    expect(cal.locator("#seek-bot-start")).to_be_visible()
+    assert cal.locator("#seek-bot").get_attribute("target") == "_blank"
     [mine] = cal.request.get(url + "/api/seeks").json()["mine"]
     assert mine["status"] == "waiting" and mine["seats"] == 4
     cal.goto(url + "/")  # the page is left: its stream closes

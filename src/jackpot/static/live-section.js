@@ -15,7 +15,8 @@ export function keyOf(el) {
 
 /**
  * Put `fresh`'s content in `section`, keeping focus where it was, and tell `status`
- * `counted(n)` when the section's `data-count` changed.
+ * `counted(n)` when the section's `data-count` changed (a section without a count,
+ * or no `counted`, says nothing: its page tells what changed in its own words).
  */
 export function swapSection(section, fresh, status, counted) {
   const active = document.activeElement;
@@ -23,13 +24,15 @@ export function swapSection(section, fresh, status, counted) {
   const key = inside ? keyOf(active) : null;
   const before = section.dataset.count;
   section.replaceChildren(...fresh.childNodes);
-  section.dataset.count = fresh.dataset.count;
+  if (fresh.dataset.count !== undefined) section.dataset.count = fresh.dataset.count;
   if (inside) ((key && section.querySelector(key)) || section).focus();
-  if (fresh.dataset.count !== before) status.textContent = counted(Number(fresh.dataset.count));
+  if (counted && fresh.dataset.count !== undefined && fresh.dataset.count !== before) {
+    status.textContent = counted(Number(fresh.dataset.count));
+  }
 }
 
 /** A function that fetches the page again and hands `swap` the fresh `section`. */
-function refresher(section, swap) {
+export function refresher(section, swap) {
   let busy = false;
   let again = false;
   async function refresh() {

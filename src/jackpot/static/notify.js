@@ -1,7 +1,8 @@
 // On every page of the site, for a signed-in player: "(Your throw) " in the tab
 // title while a match between people waits for them, and a system notification
 // (Notifications API, only if they allow it) once per throw that becomes theirs,
-// once per rematch offered and once per challenge made to them. The player's own
+// once per rematch offered, once per challenge made to them and once per challenge
+// of theirs accepted (it opens the match). The player's own
 // live stream (/api/my/events) says when: each "waiting" event is the whole picture,
 // so a reconnect is a fresh start.
 import { t } from "./i18n.js";
@@ -17,6 +18,14 @@ function seen() {
 }
 function remember(keys) {
   try { localStorage.setItem(SEEN_KEY, JSON.stringify([...keys].slice(-200))); } catch { /* private mode */ }
+}
+
+/** Note that the news `key` needs no notification in any tab (the page that made it
+ * shows it already: a challenge accepted on the play-now page opens its match). */
+export function markSeen(key) {
+  const known = seen();
+  known.add(key);
+  remember(known);
 }
 
 // The match page sets its own title for its own match (it knows the moment a
@@ -93,6 +102,26 @@ function listen() {
     const body = t("{name} challenges you to a match.", { name: data.from });
     const n = new Notification(t("A new challenge"), { body, tag: `jackpot-${data.challenge}` });
     n.onclick = () => { window.focus(); window.location.href = "/play-now"; };
+  });
+  // A challenge accepted: its match has started. The challenger hears it wherever
+  // they are, except on the match's own page and on a play-now page in view, which
+  // opens the match by itself; a tab whose player accepted it marked it seen.
+  source.addEventListener("accepted", (ev) => {
+    let data;
+    try { data = JSON.parse(ev.data); } catch { return; }
+    if (!data.match || data.match === hereId) return;
+    const key = `accepted:${data.challenge}`;
+    const known = seen();
+    if (known.has(key)) return;
+    known.add(key);
+    remember(known);
+    if (window.location.pathname === "/play-now" && document.visibilityState === "visible") return;
+    if (!canNotify()) return;
+    const n = new Notification(t("Challenge accepted"), {
+      body: t("Your match is starting: open it to play."),
+      tag: `jackpot-${data.match}`,
+    });
+    n.onclick = () => { window.focus(); window.location.href = `/matches/${data.match}`; };
   });
 }
 

@@ -3,26 +3,46 @@
 // paired; after 30 seconds it offers a bot match in a new tab meanwhile. Challenges
 // are sent, accepted, declined and withdrawn here too. The player's own stream
 // (/api/my/events) says when a challenge arrives or is answered: the page then
-// fetches itself again and puts in its #people-lists, as the lobby does, and a
-// screen reader hears what changed (#people-status).
-import { t } from "./i18n.js";
+// fetches itself again and puts in each live part of #people-lists whose content
+// changed (static/live-section.js, as the lobby does), so a control keeps its focus
+// and a screen reader is not read an unchanged list again; what changed is said in
+// words, in view and in #people-status.
+import { t, tn } from "./i18n.js";
+import { refresher, swapSection } from "./live-section.js";
+import { markSeen } from "./notify.js";
 
 const BOT_OFFER_MS = 30_000;
 const REFRESH_MS = 15_000;
+// How far this device's clock may be behind the server's for a challenge that left the
+// lists at its time to be said expired.
+const CLOCK_LEEWAY_MS = 5 * 60_000;
 
 const form = document.getElementById("seek-form");
+const seekStart = document.getElementById("seek-start");
 const waiting = document.getElementById("seek-waiting");
+const seekLine = document.getElementById("seek-line");
 const botOffer = document.getElementById("seek-bot");
 const seekError = document.getElementById("seek-error");
 const lists = document.getElementById("people-lists");
 const status = document.getElementById("people-status");
 const challengeForm = document.getElementById("challenge-form");
+const challengeSend = document.getElementById("challenge-send");
 const challengeError = document.getElementById("challenge-error");
+const challengesError = document.getElementById("challenges-error");
+const challengesNews = document.getElementById("challenges-news");
 
 let seek = null; // { id, stream, timer }
+let seeking = false; // a POST /api/seeks in flight
 
 function say(text) {
   status.textContent = text;
+}
+
+/** In view beside the challenges and in the live region: what came of one. */
+function tell(text) {
+  challengesNews.textContent = text;
+  challengesNews.hidden = false;
+  say(text);
 }
 
 function goTo(matchId) {
@@ -47,18 +67,88 @@ function showError(el, message) {
   el.hidden = !message;
 }
 
-async function refresh() {
+/**
+ * Run `work` with `button` marked busy: a second press (a double click) does nothing
+ * while the first one's request is in flight. aria-disabled, not disabled, so the
+ * button keeps the keyboard's focus.
+ */
+async function whileBusy(button, work) {
+  if (button.getAttribute("aria-disabled") === "true") return;
+  button.setAttribute("aria-disabled", "true");
   try {
-    const resp = await fetch(window.location.pathname, { credentials: "same-origin" });
-    if (!resp.ok) return;
-    const page = new DOMParser().parseFromString(await resp.text(), "text/html");
-    const fresh = page.getElementById("people-lists");
-    if (!fresh) return;
-    const active = document.activeElement;
-    const hadFocus = lists.contains(active) && active !== lists;
-    lists.replaceChildren(...fresh.childNodes);
-    if (hadFocus) lists.focus();
-  } catch { /* the next refresh tries again */ }
+    await work();
+  } finally {
+    button.removeAttribute("aria-disabled");
+  }
+}
+
+// -- the lists, fetched again --------------------------------------------------------
+
+// The markup each live part was last given: a fetch that brings the same leaves the
+// part, and the focus in it, alone.
+const shown = new Map([...lists.querySelectorAll("[data-live]")].map((p) => [p.id, p.innerHTML]));
+// Why a challenge of the lists went, as this page heard it: "mine" for an answer or a
+// withdrawal made here, "declined" and "withdrawn" from the other player.
+const endedHow = new Map();
+
+/** The challenges listed now: id → whose, with whom, and until when. */
+function listedChallenges() {
+  const found = new Map();
+  for (const li of lists.querySelectorAll("#incoming li[data-challenge], #outgoing li[data-challenge]")) {
+    found.set(li.dataset.challenge, {
+      outgoing: li.parentElement.id === "outgoing",
+      name: li.querySelector(".pname").textContent,
+      expires: Date.parse(li.dataset.expires),
+    });
+  }
+  return found;
+}
+
+/** The sentence for a challenge that left the lists, or null when there is nothing to say. */
+function whyGone(id, c) {
+  const how = endedHow.get(id);
+  endedHow.delete(id);
+  if (how === "mine") return null;
+  if (how === "declined" && c.outgoing) return t("{name} declined your challenge.", { name: c.name });
+  if (how === "withdrawn" && !c.outgoing) return t("{name} withdrew the challenge.", { name: c.name });
+  if (!(Date.now() >= c.expires - CLOCK_LEEWAY_MS)) return null;
+  return c.outgoing
+    ? t("Your challenge to {name} expired: it was not answered in time.", { name: c.name })
+    : t("The challenge from {name} expired.", { name: c.name });
+}
+
+function swap(fresh) {
+  const before = listedChallenges();
+  for (const part of lists.querySelectorAll("[data-live]")) {
+    const next = fresh.querySelector(`#${CSS.escape(part.id)}`);
+    if (!next || next.innerHTML === shown.get(part.id)) continue;
+    shown.set(part.id, next.innerHTML);
+    swapSection(part, next, status, null);
+  }
+  const after = listedChallenges();
+  for (const [id, c] of before) {
+    if (after.has(id)) continue;
+    const text = whyGone(id, c);
+    if (text) tell(text);
+  }
+}
+
+const refresh = refresher(lists, swap);
+
+// -- play now ----------------------------------------------------------------------
+
+function optionText(select, value) {
+  const option = [...select.options].find((o) => o.value === String(value));
+  return option ? option.textContent.trim() : null;
+}
+
+/** "Looking for players: Jackpot, 1 minute per throw, 2 seats…", in the form's words. */
+function lookingFor(kind) {
+  const variant = optionText(form.elements.variant, kind.variant);
+  const time = optionText(form.elements.deadline_seconds, kind.deadline_seconds);
+  if (!variant || !time) return t("Looking for players…");
+  const seats = tn("{n} seat", "{n} seats", kind.seats);
+  return t("Looking for players: {variant}, {time} per throw, {seats}…", { variant, time, seats });
 }
 
 function stopWaiting() {
@@ -72,10 +162,13 @@ function stopWaiting() {
   form.hidden = false;
 }
 
-function follow(seekId) {
+function follow(seekId, kind) {
   const stream = new EventSource(`/api/seeks/${seekId}/events`);
   const timer = setTimeout(() => { botOffer.hidden = false; }, BOT_OFFER_MS);
   seek = { id: seekId, stream, timer };
+  // The bot match offered meanwhile is of the variant sought.
+  botOffer.elements.variant.value = kind.variant;
+  seekLine.textContent = lookingFor(kind);
   form.hidden = true;
   waiting.hidden = false;
   stream.addEventListener("seek", (ev) => {
@@ -87,39 +180,45 @@ function follow(seekId) {
     } else if (data.status === "expired") {
       stopWaiting();
       say(t("Nobody came in time: you are no longer looking."));
-      form.querySelector("button").focus();
+      seekStart.focus();
+      refresh();
     } else if (data.status === "cancelled") {
       stopWaiting();
       say(t("You are no longer looking for players."));
+      refresh();
     }
   });
 }
 
-async function startSeek(body) {
+async function startSeek(kind) {
+  if (seeking || seek) return;
+  seeking = true;
   showError(seekError, "");
   try {
-    const data = await api("POST", "/api/seeks", body);
+    const data = await api("POST", "/api/seeks", kind);
     if (data.status === "paired") {
       say(t("Paired: your match is starting."));
       goTo(data.match);
       return;
     }
-    say(t("Looking for players…"));
-    follow(data.id);
+    follow(data.id, kind);
+    say(seekLine.textContent);
     document.getElementById("seek-cancel").focus();
     refresh();
   } catch (err) {
     showError(seekError, err.message);
+  } finally {
+    seeking = false;
   }
 }
 
 form.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  startSeek({
+  whileBusy(seekStart, () => startSeek({
     variant: form.elements.variant.value,
     deadline_seconds: Number(form.elements.deadline_seconds.value),
     seats: Number(form.elements.seats.value),
-  });
+  }));
 });
 
 document.getElementById("seek-cancel").addEventListener("click", async () => {
@@ -128,45 +227,40 @@ document.getElementById("seek-cancel").addEventListener("click", async () => {
   stopWaiting();
   try { await api("DELETE", `/api/seeks/${id}`); } catch { /* paired or gone meanwhile */ }
   say(t("You are no longer looking for players."));
-  form.querySelector("button").focus();
+  seekStart.focus();
   refresh();
 });
 
-challengeForm.addEventListener("submit", async (ev) => {
+// -- challenges --------------------------------------------------------------------
+
+challengeForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  showError(challengeError, "");
-  try {
-    await api("POST", "/api/challenges", {
-      to: challengeForm.elements.to.value.trim(),
-      variant: challengeForm.elements.variant.value,
-      deadline_seconds: Number(challengeForm.elements.deadline_seconds.value),
-    });
-    challengeForm.elements.to.value = "";
-    say(t("Challenge sent."));
-    refresh();
-  } catch (err) {
-    showError(challengeError, err.message);
-  }
+  whileBusy(challengeSend, async () => {
+    showError(challengeError, "");
+    try {
+      await api("POST", "/api/challenges", {
+        to: challengeForm.elements.to.value.trim(),
+        variant: challengeForm.elements.variant.value,
+        deadline_seconds: Number(challengeForm.elements.deadline_seconds.value),
+      });
+      challengeForm.elements.to.value = "";
+      say(t("Challenge sent."));
+      refresh();
+    } catch (err) {
+      showError(challengeError, err.message);
+    }
+  });
 });
 
-lists.addEventListener("click", async (ev) => {
-  const button = ev.target.closest("button");
-  if (!button) return;
-  if (button.classList.contains("join-kind")) {
-    if (seek) return;
-    form.elements.variant.value = button.dataset.variant;
-    form.elements.deadline_seconds.value = button.dataset.deadline;
-    form.elements.seats.value = button.dataset.seats;
-    startSeek({
-      variant: button.dataset.variant,
-      deadline_seconds: Number(button.dataset.deadline),
-      seats: Number(button.dataset.seats),
-    });
-    return;
-  }
-  const id = button.dataset.id;
+/** Accept, decline or withdraw the challenge `id`; an error shows beside the lists. */
+async function answer(button, id) {
+  showError(challengesError, "");
+  challengesNews.hidden = true;
+  endedHow.set(id, "mine");
   try {
     if (button.classList.contains("challenge-accept")) {
+      // Other tabs of the site need no notification of a match started here.
+      markSeen(`accepted:${id}`);
       const data = await api("POST", `/api/challenges/${id}/accept`);
       say(t("Challenge accepted: your match is starting."));
       goTo(data.match);
@@ -175,14 +269,35 @@ lists.addEventListener("click", async (ev) => {
     if (button.classList.contains("challenge-decline")) {
       await api("POST", `/api/challenges/${id}/decline`);
       say(t("Challenge declined."));
-    } else if (button.classList.contains("challenge-withdraw")) {
+    } else {
       await api("DELETE", `/api/challenges/${id}`);
       say(t("Challenge withdrawn."));
     }
   } catch (err) {
-    say(err.message);
+    // Blocked, answered or expired meanwhile, too many matches: said in view, and
+    // announced (role="alert"); the list is fetched again, as it may have changed.
+    endedHow.delete(id);
+    showError(challengesError, err.message);
   }
   refresh();
+}
+
+lists.addEventListener("click", (ev) => {
+  const button = ev.target.closest("button");
+  if (!button) return;
+  if (button.classList.contains("join-kind")) {
+    if (seek) return;
+    form.elements.variant.value = button.dataset.variant;
+    form.elements.deadline_seconds.value = button.dataset.deadline;
+    form.elements.seats.value = button.dataset.seats;
+    whileBusy(button, () => startSeek({
+      variant: button.dataset.variant,
+      deadline_seconds: Number(button.dataset.deadline),
+      seats: Number(button.dataset.seats),
+    }));
+    return;
+  }
+  if (button.dataset.id) whileBusy(button, () => answer(button, button.dataset.id));
 });
 
 // The player's own stream: challenges arriving and answered, and pairings.
@@ -198,7 +313,11 @@ mine.addEventListener("accepted", (ev) => {
   goTo(data.match);
 });
 for (const kind of ["declined", "withdrawn"]) {
-  mine.addEventListener(kind, () => refresh());
+  mine.addEventListener(kind, (ev) => {
+    const data = JSON.parse(ev.data);
+    if (!endedHow.has(data.challenge)) endedHow.set(data.challenge, kind);
+    refresh();
+  });
 }
 mine.addEventListener("paired", (ev) => {
   const data = JSON.parse(ev.data);
@@ -211,9 +330,18 @@ async function resume() {
   try {
     const data = await api("GET", "/api/seeks");
     const long = (data.mine || []).find((s) => s.status === "waiting" && s.deadline_seconds >= 3600);
-    if (long && !seek) follow(long.id);
+    if (long && !seek && !seeking) follow(long.id, long);
   } catch { /* the form is there to seek again */ }
 }
 resume();
+
+// From a profile's Challenge button (?to=<name>): the filled-in form is in view, with
+// the focus on what is left to do, even on a phone where it is at the bottom.
+if (new URLSearchParams(window.location.search).get("to")) {
+  const empty = [...challengeForm.querySelectorAll("input")].find((el) => !el.value.trim());
+  const target = empty || challengeSend;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: "center" });
+}
 
 setInterval(() => { if (document.visibilityState === "visible" && !seek) refresh(); }, REFRESH_MS);

@@ -78,7 +78,7 @@ async function show() {
   button.textContent = sub
     ? t("Turn off push notifications on this device")
     : t("Turn on push notifications on this device");
-  if (sub) say(t("This browser is notified of your throws, reminders, rematch offers and time-outs."));
+  if (sub) say(t("This browser is notified of your throws, reminders, rematch offers, challenges and time-outs."));
 }
 
 /** The stored answer to "may this site notify you?", or null if the browser will not say. */

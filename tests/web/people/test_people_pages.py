@@ -97,3 +97,30 @@ async def test_ratings_beside_names(app, make_client) -> None:  # type: ignore[n
     await ben.post("/api/challenges", json={"to": "Ana", "variant": "classic"})
     [incoming] = (await ana.get("/api/challenges")).json()["incoming"]
     assert (incoming["rating"], incoming["provisional"]) == (1100, True)
+
+
+async def test_own_seek_is_marked_for_its_reader(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """Nobody is paired with their own seek: the page offers them no "Play this" for
+    its kind but says that they wait there, and the API says which kinds are theirs."""
+    ana, ben, guest = await make_client(), await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    await ana.post("/api/seeks", json={"variant": "classic", "deadline_seconds": 7200})
+    await ben.post("/api/seeks", json={"variant": "jackpot", "deadline_seconds": 7200})
+    yours = {k["variant"]: k["yours"] for k in (await ana.get("/api/seeks")).json()["kinds"]}
+    assert yours == {"classic": True, "jackpot": False}
+    assert all(not k["yours"] for k in (await guest.get("/api/seeks")).json()["kinds"])
+    page = (await ana.get("/play-now")).text
+    assert 'data-variant="classic"' not in page and 'data-variant="jackpot"' in page
+    assert page.count("You are waiting") == 1 and 'class="yours"' in page
+    page = (await ben.get("/play-now")).text
+    assert 'data-variant="classic"' in page and 'data-variant="jackpot"' not in page
+
+
+async def test_push_hint_names_challenges(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """Challenges are pushed too: the account page's list of what a browser hears says so."""
+    ana = await make_client()
+    await sign_up(ana, "Ana")
+    page = (await ana.get("/account")).text
+    hint = page.split('id="push-hint">', 1)[1].split("</p>", 1)[0]
+    assert "a challenge" in hint

@@ -16,6 +16,7 @@ from jackpot.web.base.ping_stream import ping_stream
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.base.stream_caps import EventStream
 from jackpot.web.people import challenges, seeks
+from jackpot.web.people.kinds import waiting_kinds
 from jackpot.web.people.live import seek_stream
 from jackpot.web.people.rules import require_account
 from jackpot.web.play.seating import MAX_SEATS
@@ -70,16 +71,12 @@ async def new_seek(body: NewSeek, request: Request) -> Response:
 
 @router.get("/seeks")
 async def open_seeks(request: Request) -> dict[str, Any]:
-    """The seeks waiting now, by kind, without who; the caller's own waiting ones."""
+    """The seeks waiting now, by kind, without who (each kind says whether the caller
+    waits in it: ``"yours"``); the caller's own waiting ones."""
     actor = await current_actor(request)
-    now = utcnow()
     async with db_of(request).read() as conn:
-        mine = (
-            await seeks.my_open_seeks(conn, actor.user_id, now)
-            if actor and not actor.is_guest
-            else []
-        )
-        return {"kinds": await seeks.open_seeks(conn, now), "mine": mine}
+        kinds, mine = await waiting_kinds(conn, actor, utcnow())
+    return {"kinds": kinds, "mine": mine}
 
 
 @router.get("/seeks/events", response_class=EventStream)

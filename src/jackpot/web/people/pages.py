@@ -7,13 +7,16 @@ challenges. Without an account the page says how to get one.
 
 from __future__ import annotations
 
+import secrets
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.templates import render
-from jackpot.web.people import challenges, seeks
+from jackpot.web.people import challenges
+from jackpot.web.people.kinds import waiting_kinds
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,7 +31,7 @@ async def play_now_page(request: Request) -> Response:
     now = utcnow()
     least = settings_of(request).min_deadline_seconds
     async with db_of(request).read() as conn:
-        kinds = await seeks.open_seeks(conn, now)
+        kinds, _ = await waiting_kinds(conn, actor, now)
         listed = (
             await challenges.listed(conn, actor.user_id, now)
             if actor is not None and not actor.is_guest
@@ -42,5 +45,7 @@ async def play_now_page(request: Request) -> Response:
             "challenges": listed,
             "deadlines": [d for d in DEADLINES if d >= least] or [least],
             "challenge_to": request.query_params.get("to", "")[:40],
+            # The bot match offered while a seek waits starts as the home page's does.
+            "seed": secrets.token_hex(8),
         },
     )
