@@ -54,11 +54,14 @@ def post(page: Page, url: str, data: dict[str, Any] | None = None) -> dict[str, 
 
 
 def refreshed(page: Page) -> None:
-    """Let the page's 15-second timer fire (its clock installed) and wait until the
-    fetch it started is done (#people-lists counts them in data-fetched)."""
+    """Let the page's 15-second timer fire (its clock installed) and wait until a fetch
+    started since is done (#people-lists counts them in data-fetched; the seeks' live
+    stream may have started one more meanwhile)."""
     before = int(page.locator("#people-lists").get_attribute("data-fetched") or 0)
     page.clock.run_for(REFRESH_MS)
-    expect(page.locator("#people-lists")).to_have_attribute("data-fetched", str(before + 1))
+    page.wait_for_function(
+        "n => Number(document.getElementById('people-lists').dataset.fetched || 0) > n", arg=before
+    )
 
 
 def test_a_failed_answer_is_shown_beside_the_challenges(browser: Browser, live_server: Any) -> None:
@@ -67,12 +70,14 @@ def test_a_failed_answer_is_shown_beside_the_challenges(browser: Browser, live_s
     challenge = post(ben, url + "/api/challenges", {"to": ana_name})["id"]
     ana.goto(url + "/play-now")
     expect(ana.locator("#incoming li")).to_have_count(1)
-    # Ben blocks Ana meanwhile: accepting fails with 403, which Ana sees.
-    assert ben.request.put(f"{url}/api/blocks/{ana_name}").ok
+    # The challenge runs out meanwhile, with no news on its way (the expiry step has
+    # not run): accepting fails with 409, which Ana sees.
+    stale = f"UPDATE challenges SET expires_at = created_at WHERE id = '{challenge}'"
+    execute(live_server.database_url, stale)
     ana.click(f'li[data-challenge="{challenge}"] .challenge-accept')
     error = ana.locator("#challenges-error")
     expect(error).to_be_visible()
-    expect(error).to_have_text("you cannot play this player")
+    expect(error).to_have_text("this challenge is no longer open")
     expect(error).to_have_attribute("role", "alert")
     # It is in the challenges' box, under their heading.
     assert ana.locator("#challenges #challenges-error").count() == 1
@@ -136,6 +141,25 @@ def test_refreshes_keep_the_focus_and_unchanged_lists(browser: Browser, live_ser
     expect(decline).to_have_attribute("data-mark", "kept")
     for made in (first, second):
         assert ben.request.delete(f"{url}/api/seeks/{made['id']}").ok
+    for ctx in contexts:
+        ctx.close()
+
+
+def test_another_persons_seek_shows_at_once(browser: Browser, live_server: Any) -> None:
+    """The waiting list follows the seeks' live stream: with the page's clock stopped,
+    its 15-second timer cannot be what brings a new seek in."""
+    url = live_server.url
+    contexts, (ana, ben), _ = people(browser, url, "Ana", "Ben")
+    ana.clock.install()
+    ana.clock.pause_at(datetime.now(UTC) + timedelta(minutes=1))
+    ana.goto(url + "/play-now")
+    kind = {"variant": "classic", "deadline_seconds": 6543, "seats": 4}
+    listed = ana.locator('.join-kind[data-variant="classic"][data-deadline="6543"]')
+    expect(listed).to_have_count(0)
+    made = post(ben, url + "/api/seeks", kind)
+    expect(listed).to_have_count(1)
+    assert ben.request.delete(f"{url}/api/seeks/{made['id']}").ok
+    expect(listed).to_have_count(0)
     for ctx in contexts:
         ctx.close()
 

@@ -88,7 +88,8 @@ async function whileBusy(button, work) {
 // part, and the focus in it, alone.
 const shown = new Map([...lists.querySelectorAll("[data-live]")].map((p) => [p.id, p.innerHTML]));
 // Why a challenge of the lists went, as this page heard it: "mine" for an answer or a
-// withdrawal made here, "declined" and "withdrawn" from the other player.
+// withdrawal made here, "declined" and "withdrawn" from the other player, "expired"
+// from the site (a page that missed it still tells an expiry by the time).
 const endedHow = new Map();
 
 /** The challenges listed now: id → whose, with whom, and until when. */
@@ -111,7 +112,7 @@ function whyGone(id, c) {
   if (how === "mine") return null;
   if (how === "declined" && c.outgoing) return t("{name} declined your challenge.", { name: c.name });
   if (how === "withdrawn" && !c.outgoing) return t("{name} withdrew the challenge.", { name: c.name });
-  if (!(Date.now() >= c.expires - CLOCK_LEEWAY_MS)) return null;
+  if (how !== "expired" && !(Date.now() >= c.expires - CLOCK_LEEWAY_MS)) return null;
   return c.outgoing
     ? t("Your challenge to {name} expired: it was not answered in time.", { name: c.name })
     : t("The challenge from {name} expired.", { name: c.name });
@@ -312,7 +313,7 @@ mine.addEventListener("accepted", (ev) => {
   say(t("Challenge accepted: your match is starting."));
   goTo(data.match);
 });
-for (const kind of ["declined", "withdrawn"]) {
+for (const kind of ["declined", "withdrawn", "expired"]) {
   mine.addEventListener(kind, (ev) => {
     const data = JSON.parse(ev.data);
     if (!endedHow.has(data.challenge)) endedHow.set(data.challenge, kind);
@@ -345,3 +346,11 @@ if (new URLSearchParams(window.location.search).get("to")) {
 }
 
 setInterval(() => { if (document.visibilityState === "visible" && !seek) refresh(); }, REFRESH_MS);
+
+// The waiting seeks, live: a ping whenever one is made, paired, cancelled or expired
+// (and when the stream opens again), so another person's seek shows at once.
+const listing = new EventSource("/api/seeks/events");
+const seeksChanged = () => { if (document.visibilityState === "visible") refresh(); };
+listing.addEventListener("open", seeksChanged);
+listing.addEventListener("seeks", seeksChanged);
+document.addEventListener("visibilitychange", seeksChanged);

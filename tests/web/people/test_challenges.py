@@ -194,7 +194,15 @@ async def test_challenges_expire_after_a_week(app, make_client) -> None:  # type
     ana, ben = await people(make_client, "Ana", "Ben")
     cid = (await ana.post("/api/challenges", json={"to": "Ben"})).json()["id"]
     assert await expire_once(app.state.db, utcnow() + timedelta(days=6)) == 0
-    assert await expire_once(app.state.db, utcnow() + timedelta(days=7, seconds=1)) == 1
+    hub = app.state.user_hub
+    ana_hears, ben_hears = hub.subscribe(ana.id), hub.subscribe(ben.id)
+    try:
+        assert await expire_once(app.state.db, utcnow() + timedelta(days=7, seconds=1)) == 1
+        for hears in (ana_hears, ben_hears):
+            assert await heard(hears.queue, "expired") == {"type": "expired", "challenge": cid}
+    finally:
+        hub.unsubscribe(ana_hears, ana.id)
+        hub.unsubscribe(ben_hears, ben.id)
     r = await ben.post(f"/api/challenges/{cid}/accept")
     assert (r.status_code, r.json()["error"]["code"]) == (409, "challenge_closed")
 

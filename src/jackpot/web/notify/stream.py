@@ -44,7 +44,7 @@ from jackpot.web.notify.user_hub import UserHub
 router = APIRouter()
 #: The news other features tell a player (web/people/: a seek paired, a challenge
 #: made or answered), passed on as events of their own kind.
-FORWARDED = {"paired", "challenge", "accepted", "declined", "withdrawn"}
+FORWARDED = {"paired", "challenge", "accepted", "declined", "withdrawn", "expired"}
 
 
 async def offers_for(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:
@@ -98,7 +98,8 @@ async def my_events(request: Request) -> Response:
     """Server-Sent Events: ``event: waiting`` with ``{"matches": [...], "offers":
     [...]}`` now, and again whenever it changes; a comment line keeps it open.
     ``event: paired`` (``{"seek", "match"}``), ``challenge``, ``accepted``,
-    ``declined`` and ``withdrawn`` pass on what finding people tells the player."""
+    ``declined``, ``withdrawn`` and ``expired`` pass on what finding people tells the
+    player."""
     actor = await require_actor(request, account=True, same_site=False)
     hub = hub_of(request)
     settings = settings_of(request)

@@ -2,8 +2,9 @@
 
 Each pass claims the rows with a conditional UPDATE (still waiting or open, and
 past their time), so any number of processes may run it at once; a seek's page
-hears that its seek expired. Until a pass runs, the API already shows such a seek
-as expired and pairs nobody with it (seeks.py reads the time too).
+hears that its seek expired, and both sides of a challenge that it did. Until a
+pass runs, the API already shows such a seek as expired and pairs nobody with it
+(seeks.py reads the time too).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from jackpot.web.base.models_people import challenges, seeks
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
 from jackpot.web.people.mail import send_challenge_mails
+from jackpot.web.people.rules import tell
 from jackpot.web.people.seeks import ping_seeks, seek_channel
 
 #: Seconds between passes: a seek's own time is also checked where it is read.
@@ -51,12 +53,19 @@ async def expire_once(db: Database, now: datetime | None = None) -> int:
                     conn, seek_channel(seek_id), [{"type": "expired", "seek": seek_id}]
                 )
             ping_seeks(conn)
-        done = await conn.execute(
-            update(challenges)
-            .where(challenges.c.status == "open", challenges.c.expires_at <= now)
-            .values(status="expired")
-        )
-    return len(due) + int(done.rowcount or 0)
+        ended = (
+            await conn.execute(
+                update(challenges)
+                .where(challenges.c.status == "open", challenges.c.expires_at <= now)
+                .values(status="expired")
+                .returning(challenges.c.id, challenges.c.from_id, challenges.c.to_id)
+            )
+        ).all()
+        for row in ended:
+            event = {"type": "expired", "challenge": row.id}
+            tell(conn, row.from_id, event)
+            tell(conn, row.to_id, event)
+    return len(due) + len(ended)
 
 
 def people_steps(db: Database, settings: Settings) -> list[Step]:
