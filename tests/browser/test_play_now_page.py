@@ -164,6 +164,30 @@ def test_another_persons_seek_shows_at_once(browser: Browser, live_server: Any) 
         ctx.close()
 
 
+def test_play_this_while_waiting_switches_to_that_kind(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    contexts, (ana, ben), _ = people(browser, url, "Ana", "Ben")
+    ana.goto(url + "/play-now")
+    ana.select_option("#seek-variant", "jackpot")
+    ana.select_option("#seek-deadline", "86400")
+    ana.select_option("#seek-seats", "4")
+    ana.click("#seek-start")
+    expect(ana.locator("#seek-line")).to_contain_text("Looking for players: Jackpot")
+    mine = ana.request.get(url + "/api/seeks").json()["mine"]
+    assert [s["status"] for s in mine] == ["waiting"]
+    kind = {"variant": "classic", "deadline_seconds": 5432, "seats": 2}
+    theirs = post(ben, url + "/api/seeks", kind)
+    ana.click('.join-kind[data-variant="classic"][data-deadline="5432"]')
+    # Ana's wait gives way to Ben's kind: the two are paired and her page opens the match.
+    expect(ana).to_have_url(re.compile(r"/matches/m_"))
+    paired = ben.request.get(f"{url}/api/seeks/{theirs['id']}").json()
+    assert paired["status"] == "paired" and ana.url.endswith(paired["match"])
+    gone = ana.request.get(f"{url}/api/seeks/{mine[0]['id']}").json()
+    assert gone["status"] == "cancelled"
+    for ctx in contexts:
+        ctx.close()
+
+
 def test_own_seek_is_marked_and_its_kind_said(browser: Browser, live_server: Any) -> None:
     url = live_server.url
     contexts, (ana,), _ = people(browser, url, "Ana")

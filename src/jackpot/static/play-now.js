@@ -222,11 +222,16 @@ form.addEventListener("submit", (ev) => {
   }));
 });
 
-document.getElementById("seek-cancel").addEventListener("click", async () => {
-  if (!seek) return;
+/** Call off the seek this page waits on (it may have been paired or gone meanwhile). */
+async function stopLooking() {
   const id = seek.id;
   stopWaiting();
   try { await api("DELETE", `/api/seeks/${id}`); } catch { /* paired or gone meanwhile */ }
+}
+
+document.getElementById("seek-cancel").addEventListener("click", async () => {
+  if (!seek) return;
+  await stopLooking();
   say(t("You are no longer looking for players."));
   seekStart.focus();
   refresh();
@@ -287,15 +292,18 @@ lists.addEventListener("click", (ev) => {
   const button = ev.target.closest("button");
   if (!button) return;
   if (button.classList.contains("join-kind")) {
-    if (seek) return;
     form.elements.variant.value = button.dataset.variant;
     form.elements.deadline_seconds.value = button.dataset.deadline;
     form.elements.seats.value = button.dataset.seats;
-    whileBusy(button, () => startSeek({
-      variant: button.dataset.variant,
-      deadline_seconds: Number(button.dataset.deadline),
-      seats: Number(button.dataset.seats),
-    }));
+    whileBusy(button, async () => {
+      // Waiting for another kind: the one chosen now takes its place.
+      if (seek) await stopLooking();
+      await startSeek({
+        variant: button.dataset.variant,
+        deadline_seconds: Number(button.dataset.deadline),
+        seats: Number(button.dataset.seats),
+      });
+    });
     return;
   }
   if (button.dataset.id) whileBusy(button, () => answer(button, button.dataset.id));
