@@ -1,6 +1,7 @@
 """Wide tables on a narrow phone, in Slovak (long words): the replay's summary and its
 options table scroll inside their own labelled, focusable boxes, and the lobby's rows
-reflow so the join link is in view; the page itself never scrolls sideways."""
+and the watch list's reflow so the join and watch links are in view; the page itself
+never scrolls sideways."""
 
 from __future__ import annotations
 
@@ -88,4 +89,28 @@ def test_the_lobby_join_link_is_in_view(browser: Browser, live_server: Any) -> N
         assert right <= 360, right
     finally:
         hosting.close()
+        context.close()
+
+
+def test_the_watch_link_is_in_view(browser: Browser, live_server: Any) -> None:
+    url = live_server.url
+    context = browser.new_context(locale="pt-PT", **NARROW)
+    players = [browser.new_context(), browser.new_context()]
+    try:
+        tag = secrets.token_hex(3)
+        ana, ben = account(players[0], url, "Ana" + tag), account(players[1], url, "Ben" + tag)
+        r = ana.request.post(url + "/api/matches", data={"seats": 2, "bots": 0})
+        assert r.status == 201, r.text()
+        mid = r.json()["id"]
+        assert ben.request.post(f"{url}/api/matches/{mid}/join", data={}).ok
+        page = context.new_page()
+        page.goto(url + "/watch")
+        link = page.locator(f'#watch-matches tr[data-match="{mid}"] a[href="/matches/{mid}"]')
+        expect(link).to_be_visible()
+        page_fits(page)
+        right = page.evaluate("el => el.getBoundingClientRect().right", link.element_handle())
+        assert right <= 360, right
+    finally:
+        for c in players:
+            c.close()
         context.close()
