@@ -118,7 +118,8 @@ function render() {
     // over anyone may look) sees the result only.
     if (mySeat() < 0) $("after").hidden = true;
     else renderStanding(state, $("daily-after"));
-    $("replay-link").hidden = !state.server_seed;
+    // The link and its separator: a day's seed comes when the day is over.
+    $("replay-part").hidden = !state.server_seed;
     document.title = D.title(myTurn(), state.variant);
     return;
   }
