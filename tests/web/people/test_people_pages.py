@@ -124,3 +124,19 @@ async def test_push_hint_names_challenges(app, make_client) -> None:  # type: ig
     page = (await ana.get("/account")).text
     hint = page.split('id="push-hint">', 1)[1].split("</p>", 1)[0]
     assert "a challenge" in hint
+
+
+async def test_each_challenge_says_how_long_it_stays_open(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    quick = {"to": "Ben", "variant": "jackpot", "deadline_seconds": 60}
+    assert (await ana.post("/api/challenges", json=quick)).status_code == 201
+    mine, theirs = (await ana.get("/play-now")).text, (await ben.get("/play-now")).text
+    for page in (mine, theirs):
+        # Ten minutes at most, read a moment after it was made.
+        assert '<span class="expires-in">expires in 9 minutes</span>' in page or (
+            '<span class="expires-in">expires in 10 minutes</span>' in page
+        )
+    slovak = (await ben.get("/play-now", headers={"Accept-Language": "sk"})).text
+    assert "do vypršania zostáva: " in slovak

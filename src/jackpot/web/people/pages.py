@@ -8,6 +8,7 @@ challenges. Without an account the page says how to get one.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -15,6 +16,7 @@ from fastapi.responses import Response
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.templates import render
+from jackpot.web.notify.push.messages import left
 from jackpot.web.people import challenges
 from jackpot.web.people.kinds import waiting_kinds
 
@@ -37,6 +39,11 @@ async def play_now_page(request: Request) -> Response:
             if actor is not None and not actor.is_guest
             else None
         )
+    # How long each challenge stays open, as the page is made (it is made again as the
+    # lists refresh): a quick one waits ten minutes only.
+    for side in listed.values() if listed else ():
+        for c in side:
+            c["expires_in"] = left(datetime.fromisoformat(c["expires_at"]) - now)
     return await render(
         request,
         "play_now.html",
