@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import httpx
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
 from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.db import Database
+from jackpot.web.base.errors import ApiError
 from jackpot.web.notify.confirmations import mark_confirmed
 
 PASSWORD = "correct horse battery"
@@ -138,3 +143,39 @@ async def join_in_joining_order(
         if fair.order_of_play(server_seed, client_seed, len(seats), people=people) == want:
             return await client.post(f"/api/matches/{match_id}/join", json={"client_seed": seed})
     raise AssertionError(f"no client seed draws {want}")
+
+
+#: One request's work inside its transaction (``together``).
+Work = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+async def together(db: Database, first: Work, second: Work) -> list[Any]:
+    """``first`` in a transaction kept open while ``second`` runs (for a second at
+    most); each one's result, or the ApiError it raised."""
+    first_done, second_done = asyncio.Event(), asyncio.Event()
+    out: list[Any] = [None, None]
+
+    async def run_first() -> None:
+        try:
+            async with db.write() as conn:
+                out[0] = await first(conn)
+                first_done.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(second_done.wait(), timeout=1)
+        except ApiError as exc:
+            out[0] = exc
+        finally:
+            first_done.set()
+
+    async def run_second() -> None:
+        await first_done.wait()
+        try:
+            async with db.write() as conn:
+                out[1] = await second(conn)
+        except ApiError as exc:
+            out[1] = exc
+        finally:
+            second_done.set()
+
+    await asyncio.gather(run_first(), run_second())
+    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
 from babel import Locale, dates, lists, numbers
@@ -78,6 +78,24 @@ def moment(at: datetime) -> str:
     locale = format_locale()
     day = dates.format_date(at.astimezone(UTC).date(), format="medium", locale=locale)
     return day + ", " + dates.format_time(at, format="short", tzinfo=UTC, locale=locale)
+
+
+def time_left(delta: timedelta) -> str:
+    """'3 hours 5 minutes', 'less than a minute': the time left before a deadline, at
+    most its two largest units (a push's deadline, a challenge's expiry)."""
+    secs = int(delta.total_seconds())
+    if secs < 60:
+        return gettext("less than a minute")
+    days, rest = divmod(secs, 86400)
+    hours, rest = divmod(rest, 3600)
+    parts = []
+    if days:
+        parts.append(ngettext("%(num)d day", "%(num)d days", days))
+    if hours:
+        parts.append(ngettext("%(num)d hour", "%(num)d hours", hours))
+    if rest >= 60:
+        parts.append(ngettext("%(num)d minute", "%(num)d minutes", rest // 60))
+    return " ".join(parts[:2])
 
 
 def duration(seconds: int) -> str:

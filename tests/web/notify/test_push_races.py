@@ -8,54 +8,15 @@ were before the first (SQLite's single writer has them in turn anyway).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Any
-
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncConnection
 from test_notify import player
+from web_helpers import Work, together
 
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.models_push import push_subscriptions as subs
 from jackpot.web.notify.push import store
-
-Work = Callable[[AsyncConnection], Awaitable[Any]]
-
-
-async def together(db: Database, first: Work, second: Work) -> list[Any]:
-    """``first`` in a transaction kept open while ``second`` runs (for a second at
-    most); each one's result, or the ApiError it raised."""
-    first_done, second_done = asyncio.Event(), asyncio.Event()
-    out: list[Any] = [None, None]
-
-    async def run_first() -> None:
-        try:
-            async with db.write() as conn:
-                out[0] = await first(conn)
-                first_done.set()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(second_done.wait(), timeout=1)
-        except ApiError as exc:
-            out[0] = exc
-        finally:
-            first_done.set()
-
-    async def run_second() -> None:
-        await first_done.wait()
-        try:
-            async with db.write() as conn:
-                out[1] = await second(conn)
-        except ApiError as exc:
-            out[1] = exc
-        finally:
-            second_done.set()
-
-    await asyncio.gather(run_first(), run_second())
-    return out
 
 
 def add(user_id: int, endpoint: str, cap: int = 3) -> Work:

@@ -261,14 +261,24 @@ async def test_the_challenged_are_mailed_under_their_mail_setting(  # type: igno
     assert len(outbox(settings)) == 1
 
 
+async def ana_challenges_ben(make_client) -> None:  # type: ignore[no-untyped-def]
+    """Ana challenges Ben: one challenge mail waits to go."""
+    ana, _ben = await people(make_client, "Ana", "Ben")
+    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
+
+
+def refusing_mail(settings):  # type: ignore[no-untyped-def]
+    """``settings`` with a mail server that refuses the connection (nothing listens
+    on port 1 here)."""
+    return dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=1)
+
+
 async def test_a_challenge_mail_that_failed_is_sent_again_after_a_wait(  # type: ignore[no-untyped-def]
     app, make_client, settings
 ) -> None:
     db = app.state.db
-    ana, _ben = await people(make_client, "Ana", "Ben")
-    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
-    # Nothing listens on port 1 here: the mail server refuses the connection.
-    broken = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=1)
+    await ana_challenges_ben(make_client)
+    broken = refusing_mail(settings)
     now = utcnow()
     assert await send_challenge_mails(db, broken, now) == 0
     [row] = await challenge_rows(db)
@@ -292,9 +302,8 @@ async def test_a_challenge_mail_is_given_up_after_the_outboxes_attempts(  # type
     app, make_client, settings
 ) -> None:
     db = app.state.db
-    ana, _ben = await people(make_client, "Ana", "Ben")
-    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
-    broken = dataclasses.replace(settings, smtp_host="127.0.0.1", smtp_port=1)
+    await ana_challenges_ben(make_client)
+    broken = refusing_mail(settings)
     at = utcnow()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         assert await send_challenge_mails(db, broken, at) == 0
@@ -309,8 +318,7 @@ async def test_a_challenge_mail_left_by_a_dead_sender_goes_when_its_lease_ends( 
     app, make_client, settings
 ) -> None:
     db = app.state.db
-    ana, _ben = await people(make_client, "Ana", "Ben")
-    assert (await ana.post("/api/challenges", json={"to": "Ben"})).status_code == 201
+    await ana_challenges_ben(make_client)
     now = utcnow()
     # A sender claimed it and died before sending: its lease holds the mail...
     async with db.write() as conn:

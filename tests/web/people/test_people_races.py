@@ -9,15 +9,13 @@ PostgreSQL the second would otherwise read the rows as they were before the firs
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
-from web_helpers import sign_up
+from web_helpers import Work, sign_up, together
 
 from jackpot.web.accounts.blocks import block, set_challenges
 from jackpot.web.base import models as t
@@ -29,40 +27,6 @@ from jackpot.web.base.models_people import blocks, challenges, people_prefs, see
 from jackpot.web.people import challenges as challenging
 from jackpot.web.people import seeks as seeking
 from jackpot.web.play.seating import create_match
-
-Work = Callable[[AsyncConnection], Awaitable[Any]]
-
-
-async def together(db: Database, first: Work, second: Work) -> list[Any]:
-    """``first`` in a transaction kept open while ``second`` runs (for a second at
-    most); each one's result, or the ApiError it raised."""
-    first_done, second_done = asyncio.Event(), asyncio.Event()
-    out: list[Any] = [None, None]
-
-    async def run_first() -> None:
-        try:
-            async with db.write() as conn:
-                out[0] = await first(conn)
-                first_done.set()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(second_done.wait(), timeout=1)
-        except ApiError as exc:
-            out[0] = exc
-        finally:
-            first_done.set()
-
-    async def run_second() -> None:
-        await first_done.wait()
-        try:
-            async with db.write() as conn:
-                out[1] = await second(conn)
-        except ApiError as exc:
-            out[1] = exc
-        finally:
-            second_done.set()
-
-    await asyncio.gather(run_first(), run_second())
-    return out
 
 
 async def accounts(make_client, *names: str) -> list[Actor]:  # type: ignore[no-untyped-def]

@@ -13,10 +13,10 @@ from datetime import datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from jackpot.i18n.formats import time_left
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.templates import render
-from jackpot.web.notify.push.messages import left
 from jackpot.web.people import challenges
 from jackpot.web.people.kinds import waiting_kinds
 
@@ -43,7 +43,7 @@ async def play_now_page(request: Request) -> Response:
     # lists refresh): a quick one waits ten minutes only.
     for side in listed.values() if listed else ():
         for c in side:
-            c["expires_in"] = left(datetime.fromisoformat(c["expires_at"]) - now)
+            c["expires_in"] = time_left(datetime.fromisoformat(c["expires_at"]) - now)
     return await render(
         request,
         "play_now.html",

@@ -10,14 +10,14 @@ of the site's languages inflect a game's name by its place in the sentence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from babel import lists
 
-from jackpot.i18n import current_locale, ngettext
+from jackpot.i18n import current_locale
 from jackpot.i18n import gettext as _
-from jackpot.i18n.formats import duration
+from jackpot.i18n.formats import duration, time_left
 
 
 @dataclass(frozen=True)
@@ -53,23 +53,6 @@ class About:
         return f"jackpot-{self.ref}"
 
 
-def left(delta: timedelta) -> str:
-    """'3 hours 5 minutes', 'less than a minute': a deadline a person can read."""
-    secs = int(delta.total_seconds())
-    if secs < 60:
-        return _("less than a minute")
-    days, rest = divmod(secs, 86400)
-    hours, rest = divmod(rest, 3600)
-    parts = []
-    if days:
-        parts.append(ngettext("%(num)d day", "%(num)d days", days))
-    if hours:
-        parts.append(ngettext("%(num)d hour", "%(num)d hours", hours))
-    if rest >= 60:
-        parts.append(ngettext("%(num)d minute", "%(num)d minutes", rest // 60))
-    return " ".join(parts[:2])
-
-
 def _names(about: About) -> str:
     names = [name or _("a free seat") for name in about.opponents]
     if not names:
@@ -93,19 +76,19 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
         )
     if about.kind in ("out", "ended"):
         return _end_texts(about, classic, names)
-    time_left = left(about.due_at - now) if about.due_at else _("less than a minute")
+    remaining = time_left(about.due_at - now) if about.due_at else _("less than a minute")
     if about.kind == "reminder":
         if classic:
             body = _(
                 "Time left for your throw in Classic against %(names)s: %(left)s.",
                 names=names,
-                left=time_left,
+                left=remaining,
             )
         else:
             body = _(
                 "Time left for your throw in Jackpot against %(names)s: %(left)s.",
                 names=names,
-                left=time_left,
+                left=remaining,
             )
         return _("Time is running out"), body + " " + _("Miss it and you are out of the match.")
     if classic:
@@ -113,7 +96,7 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
     else:
         body = _("It is your throw in Jackpot against %(names)s.", names=names)
     if about.due_at is not None:
-        body += " " + _("Deadline in %(left)s.", left=time_left)
+        body += " " + _("Deadline in %(left)s.", left=remaining)
     return _("Your throw"), body
 
 
