@@ -11,7 +11,8 @@ const said = document.getElementById("board-said");
 let asked = 0;
 let timer = null;
 
-/** Show and send only the chosen variant's fields. */
+/** Show and send only the chosen variant's fields (and how many hold the score to
+ * beat only once there is one). */
 function showVariant() {
   const variant = form.elements.variant.value;
   for (const group of form.querySelectorAll("[data-variant]")) {
@@ -19,6 +20,7 @@ function showVariant() {
     group.hidden = !on;
     for (const field of group.querySelectorAll("select, input")) field.disabled = !on;
   }
+  if (variant === "classic") form.elements.holders.disabled = !form.elements.beat.value.trim();
 }
 
 /** The refused field, as the server marks it on a page it renders itself. */

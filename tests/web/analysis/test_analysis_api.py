@@ -244,3 +244,10 @@ async def test_the_page_shows_the_odds_and_keeps_the_form(client: httpx.AsyncCli
     assert 'data-board="/analysis?variant=classic&amp;open=1,2,3,4,5,6,7,8,9&amp;dice=5,6' in (
         page.text
     )
+    # The first of two seats: no score to beat yet, though the form sends its holders.
+    first = await client.get(
+        "/analysis?variant=classic&open=1&open=2&seats=1&shut=0&beat=&holders=1&after=1",
+        headers=HTML,
+    )
+    assert first.status_code == 200, first.text
+    assert 'data-board="/analysis?variant=classic&amp;open=1,2&amp;after=1"' in first.text

@@ -101,7 +101,8 @@ async def analysis_api(
 
 def page_query(request: Request) -> dict[str, str]:
     """The page's fields as the board reads them: the form sends a checkbox per open
-    tile and a list per die, and both variants' fields, of which the variant's count."""
+    tile and a list per die, and both variants' fields, of which the variant's count
+    (and the holders of a score to beat only with a score to beat)."""
     params = request.query_params
     if not any(params.get(f) for f in FIELDS):
         return {**dict.fromkeys(FIELDS, ""), **FIRST}
@@ -112,6 +113,9 @@ def page_query(request: Request) -> dict[str, str]:
     for field, only in ONLY_IN.items():
         if variant in ("jackpot", "classic") and only != variant:
             query[field] = ""
+    if not query["beat"]:
+        # The list of how many hold the score to beat always sends a number.
+        query["holders"] = ""
     return query
 
 
