@@ -24,8 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from jackpot.engine import Variant
-from jackpot.engine.tiles import HIGH, TILES
+from jackpot.engine import TILES, Variant, may_throw_one_die
 from jackpot.i18n import gettext
 from jackpot.i18n.formats import variant_name
 from jackpot.strategy.classic_match import MAX_SCORE, MAX_SEATS, Facing
@@ -130,7 +129,7 @@ def _dice(text: str, variant: Variant, open_tiles: frozenset[int]) -> tuple[int,
     dice = tuple(int(d) for d in items)
     if len(dice) == 1 and variant is Variant.JACKPOT:
         raise FieldError("dice", gettext("Jackpot is always played with two dice"))
-    if len(dice) == 1 and open_tiles & HIGH:
+    if len(dice) == 1 and not may_throw_one_die(variant, open_tiles):
         raise FieldError(
             "dice", gettext("one die may be thrown only once 7, 8 and 9 are all covered")
         )

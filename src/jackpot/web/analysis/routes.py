@@ -16,8 +16,8 @@ from fastapi.responses import Response
 
 from jackpot.web.analysis.answer import board_answer
 from jackpot.web.analysis.position import FIELDS, ONLY_IN, FieldError, read_position
+from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import already_said
-from jackpot.web.base.templates import render
 
 router = APIRouter()
 
