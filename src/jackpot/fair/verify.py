@@ -40,6 +40,7 @@ from jackpot.fair.verify_seeds import (
     check_order_of_play,
     check_parts,
     check_people_parts,
+    people_in_joining_order,
     record_notes,
 )
 
@@ -225,8 +226,10 @@ def _say_replayed(record: Record, tally: Tally, checks: list[str]) -> None:
     if record.daily is None:
         checks.append("outs: " + ("; ".join(tally.outs) if tally.outs else "nobody left the match"))
     if record.spares:
+        # Bots move at once: only the people's spares are worth listing.
         used = [
-            f"{seat_name(record, s)} {tally.spares.get(s, 0)}" for s in range(len(record.seats))
+            f"{seat_name(record, s)} {tally.spares.get(s, 0)}"
+            for s in people_in_joining_order(record)
         ]
         checks.append(
             f"spares: each seat had {record.spares} spare deadline(s) and used at most that "
