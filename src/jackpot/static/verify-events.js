@@ -26,7 +26,9 @@ export async function replayEvents(rec, seed, info) {
   const { variant, client_seed: client, events } = rec;
   const seatName = (s) => V.who(rec.seats, s);
   const daily = "daily" in rec;
-  const rules = daily ? { turns: rec.daily.turns } : { shared: rec.format === "jackpot-record/3" };
+  // /3 and /4 place a Classic shut box's followers together; /1 and /2 rank them.
+  const shared = ["jackpot-record/3", "jackpot-record/4"].includes(rec.format);
+  const rules = daily ? { turns: rec.daily.turns } : { shared };
   const game = new Replay(variant, rec.seats.length, seatName, rules);
   const stats = { throws: 0, dice: 0, dead: 0, covers: 0, botCovers: 0, botDice: 0, oneDie: 0 };
   const spares = {}; // spare deadlines used, by seat

@@ -59,7 +59,7 @@ export const V4 = {
   spareWithoutSeat: (i) =>
     t("move {event} of the record uses a spare deadline, but does not say whose", { event: i + 1 }),
   badOrigin: () =>
-    t("the record's origin is damaged: it must say what made the match (the bot, solo practice, people in the lobby, Play now, a challenge, a rematch, the daily deal or a tournament) and give its id or nothing"),
+    t("the record's origin is damaged: it must say what made the match, in one of the words this page knows, and give its id or nothing"),
   badSeedBy: (seat) =>
     t("seat {seat} carries a mark this page does not know: the only mark a seat may carry is that the server made its client seed", {
       seat: seat + 1,
@@ -90,12 +90,12 @@ export const V4 = {
       commitment,
     }),
   seedNotFromParts: (made, seed) =>
-    t("the server seed is not made of its parts: in the order the players joined they give {made}, but the record's seed is {seed}", {
+    t("the server seed is not made of its parts: in the order the players took their seats they give {made}, but the record's seed is {seed}", {
       made,
       seed,
     }),
   seedNotFromTableParts: (made, seed, round, table) =>
-    t("the server seed is not made of its parts: in the order the players joined, as round {round}, table {table} of the tournament, they give {made}, but the record's seed is {seed}", {
+    t("the server seed is not made of its parts: in the order the players took their seats, as round {round}, table {table} of the tournament, they give {made}, but the record's seed is {seed}", {
       made,
       seed,
       round,
@@ -128,12 +128,12 @@ export const V4 = {
   // ------------------------------------------------------------ what held
   checkParts: (n) =>
     tn(
-      "The server seed is made of {n} part, whose commitment its player was shown before choosing a client seed: the part gives that commitment, and the server seed is its hash, so the server could not try seeds against the player's.",
-      "The server seed is made of {n} parts, whose commitments the players were shown before choosing their client seeds: each part gives its commitment, and the server seed is their hash in the order the players joined, so the server could not try seeds against theirs.",
+      "The server seed is made of {n} part, whose commitment its player was shown before choosing a client seed: the part gives that commitment, and the server seed is worked out from it, so the server could not try seeds against the player's.",
+      "The server seed is made of {n} parts, whose commitments the players were shown before choosing their client seeds: each part gives its commitment, and the server seed is worked out from the parts in the order the players took their seats, so the server could not try seeds against theirs.",
       n,
     ),
   checkTable: (round, table) =>
-    t("The server seed belongs to round {round}, table {table} of the tournament: both are in its hash.", { round, table }),
+    t("The server seed belongs to round {round}, table {table} of the tournament: both go into it with the parts.", { round, table }),
   checkPartsHidden: (n) =>
     tn(
       "The record gives the commitment of the {n} part of the server seed, shown to its player before they chose a client seed.",
