@@ -121,14 +121,14 @@ def check_people_parts(record: Record, checks: list[str]) -> None:
         order = "joining" if record.joined is not None else "seat"
         by_server = [seat_name(record, s) for s in humans if record.seats[s].seed_by_server]
         hand = (
-            "so every player had a hand in the dice"
+            ", so every player had a hand in the dice"
             if not by_server
-            else f"the server made the part of {and_list(by_server)}, as none was sent with "
+            else f"; the server made the part of {and_list(by_server)}, as none was sent with "
             f"{'the seat' if len(by_server) == 1 else 'their seats'}"
         )
         checks.append(
             f"client seed: {len(parts)} well-formed part(s), one for each human seat in "
-            f"{order} order; {hand}"
+            f"{order} order{hand}"
         )
     else:
         # Nobody has a stake in a bots-only match (selfplay): whoever ran it chose
