@@ -3,7 +3,7 @@
 The board lists a deal's finished entries best first (more jackpots, then the lower
 total; equal results share a place: standard competition ranking, as
 engine.daily_places), then the entries still being played, unplaced. A page of it
-is one index range (base/models_daily.py's ``ix_daily_entries_board``), and its
+is one index range (base/tables/daily.py's ``ix_daily_entries_board``), and its
 places follow from one count of the entries above its first row, so a page costs
 what it shows, not the deal's size (bench/daily_board.py measures it). Nothing here
 tells the dice before the day ends: entries' matches are linked once it has.
@@ -20,9 +20,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import TURNS, DailyResult, versus_par
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 from jackpot.web.daily.deals import VARIANTS, closes_at, day_of
 from jackpot.web.matches.dailies import place_of
 

@@ -19,7 +19,7 @@ from jackpot import fair
 from jackpot.engine import DailyResult, Match, Variant
 from jackpot.web.base.errors import conflict, forbidden
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_daily import daily_entries
+from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.daily.deals import day_of, deal_row, ping_daily
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.play.new_match import MatchSpec, Person, new_match

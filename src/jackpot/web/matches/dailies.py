@@ -1,6 +1,6 @@
 """A player's daily entries: their history, their best, and their days in a row.
 
-Read from the daily deal's tables (base/models_daily.py) for the pages that show a
+Read from the daily deal's tables (base/tables/daily.py) for the pages that show a
 player (the profile, My matches) and for the daily deal's own pages. An entry's
 place is the one fixed when its day closed, or, before that, its place so far among
 the deal's finished entries: more jackpots first, then the lower total, equal
@@ -19,7 +19,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import Alias, TableClause
 
 from jackpot.web.base.clock import iso
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 
 #: Entries a player's page lists (the newest).
 RECENT = 14

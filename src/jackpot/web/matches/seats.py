@@ -23,9 +23,9 @@ from sqlalchemy import and_, case, false, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
 from jackpot.web.base.errors import not_found
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 
 
 def _public_to(viewer_id: int | None) -> ColumnElement[bool]:

@@ -27,14 +27,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Variant
 from jackpot.web.accounts.blocks import blocked_pairs
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
-from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, conflict, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_people import seeks
 from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import publish_on_commit
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.people import seeks
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
@@ -64,7 +64,7 @@ SEEKS = "seeks"
 
 def ping_seeks(conn: AsyncConnection) -> None:
     """Tell the pages listing the waiting seeks to look again, once this transaction
-    commits (base/ping_stream.py): a seek made, paired, cancelled or expired."""
+    commits (base/live/ping_stream.py): a seek made, paired, cancelled or expired."""
     publish_on_commit(conn, SEEKS, [{"type": "seeks"}])
 
 

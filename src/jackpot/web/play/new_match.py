@@ -25,16 +25,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
 from jackpot.engine import Match, Variant
-from jackpot.web.base import models as t
-from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import conflict
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.db import publish_on_commit
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import autoplay_of
-from jackpot.web.play.lobby_live import ping_lobby
-from jackpot.web.play.match_sql import Driver, on_driver
+from jackpot.web.play.lobby import ping_lobby
 from jackpot.web.play.move_plan import MovePlan
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.storage.match_sql import Driver, on_driver
 from jackpot.web.play.transaction import changed_meanwhile, load_match, save, settle
 
 _INSERT_EVENTS = insert(t.match_events)

@@ -3,7 +3,7 @@
 Each in the caller's transaction, through Core: these are rare next to the moves,
 which play/actions.py runs on the driver. ``create_match`` checks what a person chose
 and makes the match through new_match.py, which starts it when no seat is free.
-Their live events go out once that transaction commits (base/db.py's
+Their live events go out once that transaction commits (base/storage/db.py's
 ``publish_on_commit``), with a ping for the lobby when a public match's seats there
 changed; a match called off ends through the finisher, as every match does. Nobody
 takes a seat beside someone they blocked or who blocked them (accounts/blocks.py).
@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot import fair
 from jackpot.engine import Variant
 from jackpot.web.accounts.blocks import check_not_blocked
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
@@ -32,12 +31,13 @@ from jackpot.web.base.settings import (
     MAX_EXPIRY_SECONDS,
     MIN_EXPIRY_SECONDS,
 )
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed
 from jackpot.web.matches.news import EndedBy, MatchEnd
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.play import commitments
 from jackpot.web.play.finish import finish
-from jackpot.web.play.lobby_live import ping_lobby
+from jackpot.web.play.lobby import ping_lobby
 from jackpot.web.play.new_match import (
     MatchSpec,
     Person,
@@ -251,3 +251,8 @@ async def _call_off(
     ended = {**row, "status": "finished", "finished_at": now, "version": version}
     await finish(conn, MatchEnd(match_id, ended, seats_in, how, now))
     return Outcome(match_id, [ev])
+
+
+async def name_guest_seats(conn: AsyncConnection, user_id: int, name: str) -> None:
+    """A guest made an account (accounts/credentials.py): its seats show the new name."""
+    await conn.execute(update(t.seats).where(t.seats.c.user_id == user_id).values(name=name))

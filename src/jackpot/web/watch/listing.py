@@ -13,9 +13,9 @@ from typing import Any
 from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.engine import Match
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
+from jackpot.web.base.storage.snapshots import match_of
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.seats import seats_of
 
 
@@ -49,7 +49,7 @@ async def live_matches(
         {
             "id": r.id,
             "variant": r.variant,
-            "round": Match.from_dict(r.state).round if r.state is not None else 0,
+            "round": m.round if (m := match_of(r._mapping)) is not None else 0,
             "deadline_seconds": r.deadline_seconds,
             "started": iso(r.started_at),
             "seats": [
