@@ -78,6 +78,10 @@ def play_daily(plan: DailyPlan) -> PlayedDaily:
     # Where an entry that does not reach its end stops: a turn, and a moment in it.
     stop_turn = rng.randrange(10)
     stop_after = rng.randrange(8)
+    if stop_turn == 9:
+        # The last turn may end before any later moment (a dead first throw): an entry
+        # that is not to be finished stops before its first move there.
+        stop_after = 0
     while not match.finished:
         turn = match.turn
         assert turn is not None
