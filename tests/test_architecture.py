@@ -573,3 +573,85 @@ def test_each_table_lives_with_its_feature_and_only_it_writes_there() -> None:
                 wrong.append(f"{_rel(m)}:{line}: {place}/ writes {table} ({owners[table]}/'s)")
     assert seen_writes > 50  # the reader found the writes
     assert not wrong, "features writing another feature's tables:\n" + "\n".join(sorted(wrong))
+
+
+#: The times that decide what may be seen: a seed held back, a daily deal's end.
+SECRET_TIMES = {"seed_hidden_until", "closes_at"}
+#: Where those times are compared with a clock: the one rule, and the steps that act
+#: when the time comes (the day's close, the deals made ahead, entering a deal).
+SECRET_TIME_USERS = {
+    "jackpot.web.matches.disclosure",
+    "jackpot.web.daily.close",
+    "jackpot.web.daily.deals",
+    "jackpot.web.daily.entries",
+}
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr in names:
+            return True
+        if isinstance(sub, ast.Constant) and sub.value in names:
+            return True
+    return False
+
+
+def test_what_may_be_seen_is_decided_in_disclosure_alone() -> None:
+    """A bot's strength, a daily entry's throws and a day's end: one rule
+    (matches/disclosure.py), so no page or list can decide otherwise by itself."""
+    wrong = []
+    for m in MODULES.values():
+        if not m.name.startswith(WEB + ".") or m.name in SECRET_TIME_USERS:
+            continue
+        if m.name.startswith(f"{BASE}.tables"):
+            continue
+        for node in ast.walk(m.tree):
+            compared = isinstance(node, ast.Compare) and _mentions(node, SECRET_TIMES)
+            tested = (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("is_", "is_not", "isnot")
+                and _mentions(node.func.value, SECRET_TIMES)
+            )
+            strength = (
+                isinstance(node, ast.Compare)
+                and _mentions(node, {"strength"})
+                and _mentions(node, {"status"})
+            )
+            if compared or tested or strength:
+                wrong.append(f"{_rel(m)}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert not wrong, "what may be seen, decided outside disclosure.py:\n" + "\n".join(wrong)
+
+
+#: Inside a package, wings that stand above others: none of the lower imports a higher.
+WINGS_ABOVE = {
+    PLAY: [f"{PLAY}.edge", PLAY, f"{PLAY}.storage"],
+    BASE: [f"{BASE}.edge", f"{BASE}.storage", f"{BASE}.live"],
+}
+
+
+def _wing(name: str, order: list[str]) -> int | None:
+    """The index in ``order`` of the wing ``name`` is in (the package's root: its
+    own index), or None for a module in none of them."""
+    for i, wing in enumerate(order):
+        if name.startswith(wing + ".") and not any(
+            name.startswith(w + ".") for w in order if w != wing and w.startswith(wing + ".")
+        ):
+            return i
+    return None
+
+
+def test_wings_inside_play_and_base_stand_one_way() -> None:
+    wrong = []
+    for order in WINGS_ABOVE.values():
+        for m in MODULES.values():
+            here = _wing(m.name, order)
+            if here is None:
+                continue
+            for t in m.imports:
+                there = _wing(t, order)
+                if there is not None and there < here:
+                    wrong.append(f"{m.name} -> {t} ({order[there]} stands above {order[here]})")
+    assert _wing(f"{PLAY}.storage.match_sql", WINGS_ABOVE[PLAY]) == 2
+    assert _wing(f"{PLAY}.moves", WINGS_ABOVE[PLAY]) == 1
+    assert not wrong, "imports against the wings' order:\n" + "\n".join(sorted(wrong))

@@ -26,11 +26,19 @@ from jackpot.engine.events import (
     Event,
     MatchEnded,
     SeatOut,
+    SpareUsed,
     Thrown,
     TurnEnded,
     TurnStarted,
 )
-from jackpot.engine.match import REASONS, RULES, RULES_BEFORE_SHARED_PLACE, Match, Turn
+from jackpot.engine.match import (
+    MAX_SPARES,
+    REASONS,
+    RULES,
+    RULES_BEFORE_SHARED_PLACE,
+    Match,
+    Turn,
+)
 from jackpot.engine.result import Result
 from jackpot.engine.tiles import (
     FULL,
@@ -51,6 +59,7 @@ BadDiceCount = BadDice
 
 __all__ = [
     "FULL",
+    "MAX_SPARES",
     "REASONS",
     "RULES",
     "RULES_BEFORE_SHARED_PLACE",
@@ -73,6 +82,7 @@ __all__ = [
     "Result",
     "SeatIsOut",
     "SeatOut",
+    "SpareUsed",
     "Thrown",
     "Turn",
     "TurnEnded",

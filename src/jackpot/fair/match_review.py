@@ -21,7 +21,14 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from jackpot.engine import Event, IllegalMove, TurnEnded
-from jackpot.fair.record import OutEntry, Record, RecordEvent, ThrowEntry, parse_record
+from jackpot.fair.record import (
+    OutEntry,
+    Record,
+    RecordEvent,
+    SpareEntry,
+    ThrowEntry,
+    parse_record,
+)
 from jackpot.fair.replay import new_match
 from jackpot.fair.verify import resignations_before_cover
 from jackpot.strategy.match_odds import PositionOdds, Stake, match_odds, match_stake
@@ -224,7 +231,7 @@ def review_match(source: Record | Mapping[str, Any] | str) -> MatchReview:
     for i, event in enumerate(events):
         if isinstance(event, OutEntry):
             walk.out(i, event)
-        else:
+        elif not isinstance(event, SpareEntry):  # a spare deadline changes no position
             walk.throw(i, event)
     for figures in walk.seats:
         while len(figures.totals_by_round) < walk.max_round:

@@ -19,6 +19,7 @@ from jackpot.web.base.clock import iso
 from jackpot.web.base.storage.snapshots import match_of
 from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
+from jackpot.web.matches.origin import origin_of
 from jackpot.web.matches.store import match_row, seat_rows
 
 
@@ -99,6 +100,7 @@ def public_state(
         "status": row["status"],
         "deadline_seconds": row["deadline_seconds"],
         "private": bool(row["private"]),
+        "origin": origin_of(row),
         "created": iso(row["created_at"]),
         "commitment": row["commitment"],
         "server_seed": shown_seed(row),

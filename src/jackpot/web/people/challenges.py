@@ -33,6 +33,7 @@ from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.people import challenges
+from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
@@ -180,7 +181,14 @@ async def accept(
         Person(actor, secrets.token_hex(8)),
     ]
     # Public, as a match made in the lobby is by default: it shows on /watch.
-    spec = MatchSpec(check_variant(row.variant), people, row.deadline_seconds, private=False)
+    spec = MatchSpec(
+        check_variant(row.variant),
+        people,
+        row.deadline_seconds,
+        private=False,
+        origin=Origin("challenge", row.id),
+        rules=BETWEEN_PEOPLE,
+    )
     out = await new_match(conn, spec, now)
     await close(conn, row, "accepted", out.match_id)
     event = {"type": "accepted", "challenge": row.id, "match": out.match_id}

@@ -38,6 +38,7 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.play import rematch_offers, rematch_seeds
 from jackpot.web.matches import store
 from jackpot.web.matches.news import RematchNews
+from jackpot.web.matches.origin import Origin
 from jackpot.web.play import commitments, seating
 from jackpot.web.play.hooks import HOOKS
 from jackpot.web.play.outcome import Outcome
@@ -63,9 +64,9 @@ def _view(
     humans = _humans(seat_rows)
     mine = next((s["seat"] for s in humans if viewer_id and s["user_id"] == viewer_id), None)
     possible = (
-        row["status"] == "finished"
+        row["offers_rematch"]
+        and row["status"] == "finished"
         and row["result"] is not None
-        and len(humans) >= 2
         and all(s["user_id"] is not None for s in humans)
     )
     view: dict[str, Any] = {
@@ -272,6 +273,7 @@ async def _start_rematch(
         max_active=None,
         # None only for an offer made before offers fixed their seed: one is made now.
         server_seed=server_seed,
+        origin=Origin("rematch", row["id"]),
     )
     outcomes = [first]
     for s in humans[1:]:

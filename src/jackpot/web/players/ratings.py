@@ -114,8 +114,8 @@ async def match_finished(
     result = row["result"]
     if not result or row["finished_at"] is None:
         return
-    if "places" not in result:
-        return  # a daily entry (its result has no places): the day's board ranks it
+    if row["origin"] == "daily":
+        return  # a daily entry has no places: the day's board ranks it
     people = [s for s in seat_rows if not s["is_bot"]]
     if not any(s["user_id"] is not None for s in people):
         return
@@ -157,7 +157,7 @@ async def match_finished(
             }
         )
     at = rated_at or row["finished_at"]
-    rated = _rated(record, seat_rows, stats)
+    rated = _rated(record, seat_rows, stats) if row["rated"] else []
     variant = row["variant"]
     if rated:
         at, claimed = await _claim_order(conn, variant, at, [s["user_id"] for s in rated])

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    true,
 )
 from sqlalchemy.engine import Dialect
 
@@ -137,6 +138,17 @@ matches = Table(
     #: Until when the server seed stays hidden even once the match is over (a daily
     #: entry's, until its day ends: matches/disclosure.py); null: shown at the end.
     Column("seed_hidden_until", UTCDateTime(), nullable=True),
+    #: Where the match comes from (matches/origin.py: bot, solo, people, play_now,
+    #: challenge, rematch, daily, tournament) and the id of what made it (a challenge,
+    #: a seek, the match a rematch follows, a deal, a tournament; null: a person).
+    Column("origin", String(12), nullable=False, server_default="people"),
+    Column("origin_id", String(40), nullable=True),
+    #: The rules that follow from the origin, fixed when the match is made: whether
+    #: its end may change ratings, offers a rematch, and is listed to watch (/watch).
+    #: When its seed is shown is ``seed_hidden_until``'s (matches/disclosure.py).
+    Column("rated", Boolean, nullable=False, server_default=true()),
+    Column("offers_rematch", Boolean, nullable=False, server_default=true()),
+    Column("on_watch", Boolean, nullable=False, server_default=true()),
     Index("ix_matches_due", "due_at"),
     Index("ix_matches_lobby", "status", "private"),
 )
