@@ -31,7 +31,20 @@ from jackpot.engine.events import (
     TurnStarted,
 )
 from jackpot.engine.match import REASONS, RULES, RULES_BEFORE_SHARED_PLACE, Match, Turn
+from jackpot.engine.pairing import LOOKAHEAD_TABLES, Pairing, pair, pair_round
 from jackpot.engine.result import Result
+from jackpot.engine.swiss import (
+    BYE_POINTS,
+    MAX_TABLE,
+    MIN_TABLE,
+    Entrant,
+    RoundPlayed,
+    Standing,
+    TablePlayed,
+    match_points,
+    standings,
+    table_sizes,
+)
 from jackpot.engine.tiles import (
     FULL,
     TILES,
@@ -50,7 +63,11 @@ from jackpot.engine.tiles import (
 BadDiceCount = BadDice
 
 __all__ = [
+    "BYE_POINTS",
     "FULL",
+    "LOOKAHEAD_TABLES",
+    "MAX_TABLE",
+    "MIN_TABLE",
     "REASONS",
     "RULES",
     "RULES_BEFORE_SHARED_PLACE",
@@ -62,6 +79,7 @@ __all__ = [
     "BadDiceCount",
     "Covered",
     "DailyResult",
+    "Entrant",
     "Event",
     "IllegalMove",
     "Match",
@@ -70,9 +88,13 @@ __all__ = [
     "NotOnOffer",
     "NotYourTurn",
     "Option",
+    "Pairing",
     "Result",
+    "RoundPlayed",
     "SeatIsOut",
     "SeatOut",
+    "Standing",
+    "TablePlayed",
     "Thrown",
     "Turn",
     "TurnEnded",
@@ -87,9 +109,14 @@ __all__ = [
     "describe_options",
     "describe_tiles",
     "from_mask",
+    "match_points",
     "may_throw_one_die",
     "options",
+    "pair",
+    "pair_round",
     "score",
+    "standings",
+    "table_sizes",
     "throw_number",
     "to_mask",
     "versus_par",
