@@ -24,6 +24,7 @@ from jackpot.engine.errors import (
 from jackpot.engine.events import (
     Covered,
     Event,
+    LastRound,
     MatchEnded,
     SeatOut,
     Thrown,
@@ -82,6 +83,7 @@ __all__ = [
     "Entrant",
     "Event",
     "IllegalMove",
+    "LastRound",
     "Match",
     "MatchEnded",
     "MatchOver",

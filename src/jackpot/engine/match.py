@@ -29,6 +29,7 @@ from jackpot.engine.errors import (
 from jackpot.engine.events import (
     Covered,
     Event,
+    LastRound,
     MatchEnded,
     SeatOut,
     Thrown,
@@ -92,6 +93,8 @@ class Match:
     daily_turns: int | None = None
     #: A daily entry's scores of its finished turns so far, in order.
     turn_scores: tuple[int, ...] = ()
+    #: The match ends with the round in progress (``end_after_round``).
+    last_round: bool = False
 
     @classmethod
     def new(cls, variant: Variant, seats: int, *, rules: int = RULES) -> Match:
@@ -227,6 +230,17 @@ class Match:
             return after._advance(seat, events)
         return after, events
 
+    def end_after_round(self) -> tuple[Match, list[Event]]:
+        """A tournament round's time ran out: the match ends with the round in progress, placed
+        as usual (docs/tournaments.md). Classic's one round is its last already: no change."""
+        if self.result is not None:
+            raise MatchOver("the match is over", "match_over")
+        if self.daily_turns is not None:
+            raise IllegalMove("a daily entry has no round to end early", "daily_entry")
+        if self.last_round or self.variant is Variant.CLASSIC:
+            return self, []
+        return replace(self, last_round=True), [LastRound(round=self.round)]
+
     # -- transitions ---------------------------------------------------------
 
     def _end_turn(
@@ -256,7 +270,7 @@ class Match:
             if self.out[s] is None:
                 events.append(TurnStarted(seat=s, round=self.round))
                 return replace(self, turn=Turn(seat=s)), events
-        if self.variant is Variant.CLASSIC:
+        if self.variant is Variant.CLASSIC or self.last_round:
             return self._finish(events)
         if any(self.shut[s] is not None and self.out[s] is None for s in range(self.seats)):
             return self._finish(events)
@@ -340,6 +354,7 @@ class Match:
             "variant": self.variant.value,
             "rules": self.rules,
             **daily,
+            **({"last_round": True} if self.last_round else {}),
             "seats": self.seats,
             "round": self.round,
             "throws": self.throws,
@@ -395,4 +410,5 @@ class Match:
             rules=int(data.get("rules", RULES_BEFORE_SHARED_PLACE)),
             daily_turns=None if daily_turns is None else int(daily_turns),
             turn_scores=tuple(int(s) for s in data.get("turn_scores", ())),
+            last_round=bool(data.get("last_round", False)),
         )
