@@ -1,8 +1,9 @@
 """A record's seats and events: their values, their JSON, and their strict reading.
 
 A throw and its cover are one entry, as a player sees them; a seat going out is
-another. ``record.py`` puts them in a whole record, ``recorder.py`` writes them from
-the engine's events.
+another, and at a tournament table the round's time running out a third.
+``record.py`` puts them in a whole record, ``recorder.py`` writes them from the
+engine's events.
 """
 
 from __future__ import annotations
@@ -78,7 +79,18 @@ class OutEntry:
         return {"type": "out", "seat": self.seat, "reason": self.reason}
 
 
-RecordEvent: TypeAlias = ThrowEntry | OutEntry
+@dataclass(frozen=True, slots=True)
+class LastRoundEntry:
+    """The tournament round's time ran out while the match played its round ``round``:
+    the match ended with that round (``Match.end_after_round``)."""
+
+    round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "last_round", "round": self.round}
+
+
+RecordEvent: TypeAlias = ThrowEntry | OutEntry | LastRoundEntry
 
 
 def read_seats(value: object, *, hidden_allowed: bool) -> tuple[SeatEntry, ...]:
@@ -105,10 +117,19 @@ def read_seat(value: object, where: str, n_seats: int) -> int:
     return read_int(value, where, 0, n_seats - 1, f"a seat number 0-{n_seats - 1}")
 
 
-def read_event(value: object, where: str, n_seats: int) -> RecordEvent:
+def read_event(
+    value: object, where: str, n_seats: int, *, last_round: bool = False
+) -> RecordEvent:
+    """One event; ``last_round``: the match was a tournament table's, so its round's time
+    may have run out."""
     if not isinstance(value, Mapping):
         raise refusal(where, "an object", value)
     kind = cast(Mapping[str, Any], value).get("type")
+    if kind == "last_round" and last_round:
+        d = read_object(value, where, ("type", "round"))
+        return LastRoundEntry(
+            round=read_int(d["round"], f"{where}.round", 1, None, "a round number from 1")
+        )
     if kind == "throw":
         d = read_object(value, where, ("type", "n", "seat", "dice", "cover"))
         return ThrowEntry(
@@ -124,7 +145,12 @@ def read_event(value: object, where: str, n_seats: int) -> RecordEvent:
             raise refusal(f"{where}.reason", '"resigned" or "timeout"', reason)
         seat = read_seat(d["seat"], f"{where}.seat", n_seats)
         return OutEntry(seat=seat, reason=cast(OutReason, reason))
-    raise refusal(f"{where}.type", '"throw" or "out"', kind)
+    if kind == "last_round":
+        raise RecordFormatError(
+            f"{where}: the match ends with its round, but only a tournament table's does"
+        )
+    kinds = '"throw", "out" or "last_round"' if last_round else '"throw" or "out"'
+    raise refusal(f"{where}.type", kinds, kind)
 
 
 def read_dice(value: object, where: str) -> tuple[int, ...]:

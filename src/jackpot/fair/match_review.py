@@ -21,7 +21,14 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from jackpot.engine import Event, IllegalMove, TurnEnded
-from jackpot.fair.record import OutEntry, Record, RecordEvent, ThrowEntry, parse_record
+from jackpot.fair.record import (
+    LastRoundEntry,
+    OutEntry,
+    Record,
+    RecordEvent,
+    ThrowEntry,
+    parse_record,
+)
 from jackpot.fair.replay import new_match
 from jackpot.fair.verify import resignations_before_cover
 from jackpot.strategy.match_odds import PositionOdds, match_odds
@@ -216,6 +223,8 @@ def review_match(source: Record | Mapping[str, Any] | str) -> MatchReview:
     for i, event in enumerate(events):
         if isinstance(event, OutEntry):
             walk.out(i, event)
+        elif isinstance(event, LastRoundEntry):
+            walk.match, _ = walk.match.end_after_round()
         else:
             walk.throw(i, event)
     for figures in walk.seats:

@@ -32,6 +32,7 @@ from jackpot.fair.entries import (
     HIDDEN,
     MAX_SEATS,
     OUT_REASONS,
+    LastRoundEntry,
     OutEntry,
     OutReason,
     RecordEvent,
@@ -62,6 +63,7 @@ __all__ = [
     "HIDDEN",
     "MAX_SEATS",
     "OUT_REASONS",
+    "LastRoundEntry",
     "OutEntry",
     "OutReason",
     "Record",
@@ -234,7 +236,7 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         server_seed=server_seed,
         client_seed=read_string(d["client_seed"], "client_seed"),
         events=tuple(
-            read_event(e, f"events[{i}]", n_seats)
+            read_event(e, f"events[{i}]", n_seats, last_round=version == 3 and daily is None)
             for i, e in enumerate(read_list(d["events"], "events", "a list of events"))
         ),
         result=result,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from jackpot.engine import Covered, Event, SeatOut, Thrown
-from jackpot.fair.entries import OutEntry, OutReason, RecordEvent, ThrowEntry
+from jackpot.engine import Covered, Event, LastRound, SeatOut, Thrown
+from jackpot.fair.entries import LastRoundEntry, OutEntry, OutReason, RecordEvent, ThrowEntry
 
 
 def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:
@@ -31,3 +31,5 @@ def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:
         elif isinstance(event, SeatOut):
             reason: OutReason = "resigned" if event.reason == "resigned" else "timeout"
             log.append(OutEntry(seat=event.seat, reason=reason))
+        elif isinstance(event, LastRound):
+            log.append(LastRoundEntry(round=event.round))

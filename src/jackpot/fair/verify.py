@@ -263,6 +263,11 @@ def _say_replayed(record: Record, tally: Tally, checks: list[str]) -> None:
             )
     if record.daily is None:
         checks.append("outs: " + ("; ".join(tally.outs) if tally.outs else "nobody left the match"))
+    if tally.last_round is not None:
+        checks.append(
+            f"last round: the tournament round's time ran out in round {tally.last_round}, "
+            "and the match ended with it"
+        )
 
 
 def _check_result(record: Record, match: Match, tally: Tally, checks: list[str]) -> str:
