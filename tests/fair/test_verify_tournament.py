@@ -12,10 +12,10 @@ import pytest
 
 from jackpot.engine import Variant
 from jackpot.fair import commitment
+from jackpot.fair.fields import RecordFormatError
 from jackpot.fair.tournament import (
     FORMAT,
     Apart,
-    RecordFormatError,
     Settings,
     TournamentExport,
     parse_tournament,
