@@ -184,8 +184,21 @@ class TournamentExport:
         }
 
     def to_json(self) -> str:
-        """Indented JSON: a tournament's export is read by people as well as programs."""
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+        """Plain JSON laid out for people: whatever fits a line (an event, a seat, a
+        standing) on one, the rest spread over lines, so that two exports diff well."""
+        return _pretty(self.to_dict(), "") + "\n"
+
+
+def _pretty(value: object, indent: str) -> str:
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if len(indent) + len(flat) <= 100 or not isinstance(value, dict | list) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    lines = [inner + _pretty(v, inner) for v in value]
+    return "[\n" + ",\n".join(lines) + f"\n{indent}]"
 
 
 def joining_places(record: Record) -> tuple[int, ...]:
