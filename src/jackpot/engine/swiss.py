@@ -18,6 +18,10 @@ BYE_POINTS = Fraction(1, 2)
 #: A table seats 2 to 4 players, as a match does between people.
 MIN_TABLE = 2
 MAX_TABLE = 4
+#: Every point a table of 2 to 4 gives, and a bye, is a whole number of twelfths
+#: (n - 1 divides 6), so the standings add whole numbers: exact, and far quicker
+#: than adding fractions, which a round of a thousand players would feel.
+TWELFTHS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +44,6 @@ class TablePlayed:
     players: tuple[int, ...]
     #: ``places[i]`` is the match's place of ``players[i]`` (1 = best, 1, 1, 3 on a tie).
     places: tuple[int, ...]
-
-    def points(self) -> dict[int, Fraction]:
-        return dict(zip(self.players, match_points(self.places), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +72,17 @@ def match_points(places: Sequence[int]) -> tuple[Fraction, ...]:
     A win is 1 and a last place 0 at any size, a two-seat draw ½ each, and a table
     always hands out n / 2 in all, so a point means the same at a table of 2, 3 or 4.
     """
+    return tuple(Fraction(t, TWELFTHS) for t in _twelfths(places))
+
+
+def _twelfths(places: Sequence[int]) -> tuple[int, ...]:
     n = len(places)
-    if n < MIN_TABLE:
+    if not MIN_TABLE <= n <= MAX_TABLE:
         raise ValueError(f"a table has {MIN_TABLE} to {MAX_TABLE} players, not {n}")
+    # (below + sharing / 2) / (n - 1), in twelfths: 6 * (2 below + sharing) / (n - 1).
     return tuple(
-        Fraction(2 * sum(1 for q in places if q > p) + sum(1 for q in places if q == p) - 1,
-                 2 * (n - 1))
+        6 * (2 * sum(1 for q in places if q > p) + sum(1 for q in places if q == p) - 1)
+        // (n - 1)
         for p in places
     )
 
@@ -105,15 +111,15 @@ def check_table_size(table_size: int) -> None:
         raise ValueError(f"tables seat {MIN_TABLE} to {MAX_TABLE} players, not {table_size!r}")
 
 
-def points_of(entrants: int, rounds: Iterable[RoundPlayed]) -> list[Fraction]:
-    """Every entrant's points over the rounds played (matches and byes)."""
-    points = [Fraction(0)] * entrants
+def _points_in_twelfths(entrants: int, rounds: Iterable[RoundPlayed]) -> list[int]:
+    points = [0] * entrants
+    bye = int(BYE_POINTS * TWELFTHS)
     for played in rounds:
         for table in played.tables:
-            for player, got in table.points().items():
+            for player, got in zip(table.players, _twelfths(table.places), strict=True):
                 points[player] += got
         for player in played.byes:
-            points[player] += BYE_POINTS
+            points[player] += bye
     return points
 
 
@@ -125,20 +131,25 @@ def standings(entrants: Sequence[Entrant], rounds: Sequence[RoundPlayed]) -> tup
     Players who withdrew stay in the standings: their points still count in their
     opponents' Buchholz; the pairing leaves them out.
     """
-    points = points_of(len(entrants), rounds)
-    buchholz = [Fraction(0)] * len(entrants)
+    points = _points_in_twelfths(len(entrants), rounds)
+    buchholz = [0] * len(entrants)
     for played in rounds:
         for table in played.tables:
             at_table = sum(points[p] for p in table.players)
             for p in table.players:
                 buchholz[p] += at_table - points[p]
 
-    def key(p: int) -> tuple[Fraction, Fraction, float, str, int]:
+    def key(p: int) -> tuple[int, int, float, str, int]:
         return (-points[p], -buchholz[p], -entrants[p].rating, entrants[p].name, p)
 
     order = sorted(range(len(entrants)), key=key)
     return tuple(
-        Standing(player=p, points=points[p], buchholz=buchholz[p], rank=rank)
+        Standing(
+            player=p,
+            points=Fraction(points[p], TWELFTHS),
+            buchholz=Fraction(buchholz[p], TWELFTHS),
+            rank=rank,
+        )
         for rank, p in enumerate(order, start=1)
     )
 
