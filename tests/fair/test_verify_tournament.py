@@ -239,3 +239,11 @@ def test_a_malformed_export_says_which_field() -> None:
     with pytest.raises(RecordFormatError, match=r"rounds\[0\].tables\[0\].record: events\[0\]"):
         parse_tournament(doc)
     assert export.to_dict()["format"] == FORMAT
+
+
+def test_a_rating_must_be_a_finite_number() -> None:
+    doc = play_tournament(settings(rounds=1), players(4)).to_dict()
+    for bad in (float("nan"), True, "7"):
+        doc["entries"][1]["rating"] = bad
+        with pytest.raises(RecordFormatError, match=r"entries\[1\].rating: expected a finite"):
+            parse_tournament(json.dumps(doc))

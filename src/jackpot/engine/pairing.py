@@ -81,7 +81,9 @@ def pair_round(
 ) -> Pairing:
     """The next round's pairing after ``rounds``, for the players not ``withdrawn``.
 
-    ``apart``: the pairs of entry numbers that must not sit together this round.
+    The standings, who met whom and who had a bye all come from the rounds played, so
+    the site pairing a round and a verifier checking it pass the same history and get
+    the same tables. ``apart``: the pairs that must not sit together this round.
     """
     gone = set(withdrawn)
     order = [s.player for s in standings(entrants, rounds) if s.player not in gone]

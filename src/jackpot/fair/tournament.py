@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from math import isfinite
 from typing import Any, Literal, cast
 
 from jackpot.engine import MAX_TABLE, MIN_TABLE, Result, Variant
@@ -299,8 +300,9 @@ def read_time(value: object, where: str) -> str:
 def _entry(value: object, where: str) -> Entry:
     d = read_object(value, where, ("name", "rating", "client_seed", "commitment", "part"))
     rating = d["rating"]
-    if isinstance(rating, bool) or not isinstance(rating, int | float):
-        raise refusal(f"{where}.rating", "a number", rating)
+    if isinstance(rating, bool) or not isinstance(rating, int | float) or not isfinite(rating):
+        # NaN would compare false both ways and leave the standings' order undefined.
+        raise refusal(f"{where}.rating", "a finite number", rating)
     client_seed = read_string(d["client_seed"], f"{where}.client_seed")
     try:
         check_client_seed(client_seed)
