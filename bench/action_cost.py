@@ -37,8 +37,8 @@ from jackpot.bench.server import pg_admin_sql
 from jackpot.web.app import create_app
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import Settings
-from jackpot.web.play.api import CoverBody, ThrowBody, play_move
-from jackpot.web.play.match_sql import Driver
+from jackpot.web.play.edge.api import CoverBody, ThrowBody, play_move
+from jackpot.web.play.storage.match_sql import Driver
 
 PASSWORD = "a long bench password, 2026"
 

@@ -31,11 +31,11 @@ from sqlalchemy import insert
 from jackpot import fair
 from jackpot.engine import Match, Variant, daily_result
 from jackpot.web.app import create_app
-from jackpot.web.base import models as t
-from jackpot.web.base.db import Database
-from jackpot.web.base.models_daily import daily_deals, daily_entries
 from jackpot.web.base.names import name_key, name_look
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 from jackpot.web.daily.deals import closes_at, day_of
 
 PLAYING_SHARE = 0.02

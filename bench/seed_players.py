@@ -25,10 +25,10 @@ from pathlib import Path
 import httpx
 from sqlalchemy import insert
 
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
-from jackpot.web.base.db import Database
 from jackpot.web.base.names import name_key, name_look
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.players.leaderboard import leaderboard_page
 from jackpot.web.players.ratings import display_rating, is_provisional
 

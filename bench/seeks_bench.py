@@ -35,12 +35,12 @@ import httpx
 from sqlalchemy import insert
 
 from jackpot.web.app import create_app
-from jackpot.web.base import models as t
-from jackpot.web.base.db import Database
 from jackpot.web.base.identity import token_hash
-from jackpot.web.base.models_people import seeks
 from jackpot.web.base.names import name_key, name_look
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.people import seeks
 
 DEADLINES = [3600 * h for h in range(1, 169)]
 

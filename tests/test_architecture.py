@@ -302,7 +302,7 @@ def test_route_modules_are_imported_only_by_the_app() -> None:
     """A module that defines routes is an entry point: what others need from it
     belongs in a module without routes, which the routes and the others both use."""
     routes = {m.name for m in MODULES.values() if _defines_routes(m)}
-    assert {"jackpot.web.play.api", "jackpot.web.accounts.tokens"} <= routes  # it reads them
+    assert {"jackpot.web.play.edge.api", "jackpot.web.accounts.tokens"} <= routes  # it reads them
     wrong = sorted(
         f"{m.name} -> {t}"
         for m in MODULES.values()
@@ -384,3 +384,240 @@ def test_test_modules_in_one_pytest_run_have_distinct_names() -> None:
         runs[run][path.name].append(str(path.relative_to(repository)))
     clashes = [paths for names in runs.values() for paths in names.values() if len(paths) > 1]
     assert clashes == [], f"test modules sharing a name in one pytest run: {clashes}"
+
+
+PLAY = "jackpot.web.play"
+#: play/'s wings: the move's SQL (and the matches kept as committed), and what faces
+#: the network. Features above play/ use its root, the match's life, and the app
+#: mounts the edge's routes.
+PLAY_WINGS = (f"{PLAY}.storage", f"{PLAY}.edge")
+#: Where the engine's inner modules and its snapshot may be reached.
+STORAGE_WINGS = (f"{PLAY}.storage", f"{BASE}.storage")
+
+
+def _in(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def test_only_play_and_the_app_reach_into_plays_wings() -> None:
+    """(The ``jackpot`` command stands above the app, and may.)"""
+    wrong = sorted(
+        f"{m.name} -> {t}"
+        for m in MODULES.values()
+        if m.name.startswith(WEB + ".") and not _in(m.name, (PLAY,)) and m.name not in TOP
+        for t in m.imports
+        if _in(t, PLAY_WINGS)
+    )
+    assert {f"{PLAY}.storage.match_sql", f"{PLAY}.edge.api"} <= set(MODULES)
+    assert not wrong, "modules outside play/ that import its wings:\n" + "\n".join(wrong)
+
+
+def test_the_engine_is_reached_through_its_package_and_its_snapshot_only_by_storage() -> None:
+    """Above the core, the engine is ``jackpot.engine``'s public names; its inner
+    modules and a match's snapshot (``Match.from_dict``/``to_dict``) are the storage
+    wings' business alone (base/storage/snapshots.py reads and writes it)."""
+    wrong = []
+    for m in MODULES.values():
+        if not m.name.startswith(WEB + ".") or _in(m.name, STORAGE_WINGS):
+            continue
+        wrong += [f"{m.name} -> {t}" for t in m.imports if t.startswith("jackpot.engine.")]
+        for node in ast.walk(m.tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("from_dict", "to_dict")
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "Match"
+            ) or (
+                isinstance(node, ast.Dict)
+                and any(isinstance(k, ast.Constant) and k.value == "state" for k in node.keys)
+                and any(
+                    isinstance(v, ast.Call)
+                    and isinstance(v.func, ast.Attribute)
+                    and v.func.attr == "to_dict"
+                    for v in node.values
+                )
+            ):
+                wrong.append(f"{_rel(m)}:{node.lineno}: the engine's snapshot")
+    assert "jackpot.web.base.storage.snapshots" in MODULES
+    assert not wrong, "the engine reached past its public face outside storage:\n" + "\n".join(
+        wrong
+    )
+
+
+def _closure(start: str, graph: dict[str, set[str]]) -> dict[str, str]:
+    """Every module ``start`` reaches through imports, each with the module it was
+    reached from (to say the path)."""
+    seen: dict[str, str] = {start: ""}
+    todo = [start]
+    while todo:
+        here = todo.pop()
+        for there in sorted(graph.get(here, ())):
+            if there not in seen:
+                seen[there] = here
+                todo.append(there)
+    return seen
+
+
+def test_play_reaches_none_of_its_listeners_even_through_others() -> None:
+    graph = _graph()
+    wrong = []
+    for m in MODULES.values():
+        if not m.name.startswith(PLAY + "."):
+            continue
+        reached = _closure(m.name, graph)
+        for there in reached:
+            if there.startswith(LISTENERS_OF_PLAY):
+                path, step = [there], there
+                while reached[step]:
+                    step = reached[step]
+                    path.append(step)
+                wrong.append(" <- ".join(path))
+                break
+    assert not wrong, "play/ reaches a feature that listens to it:\n" + "\n".join(wrong)
+
+
+TABLES = f"{BASE}.tables"
+#: The tables every feature reads, kept in tables/core.py, and the feature that writes each.
+CORE_TABLES = {
+    "users": "accounts",
+    "credentials": "accounts",
+    "matches": "play",
+    "seats": "play",
+    "record_events": "play",
+    "match_events": "play",
+}
+#: Table modules of a feature's part: Web Push is notify/'s.
+TABLE_MODULE_OWNER = {"push": "notify"}
+WRITE_CALLS = ("insert", "update", "delete", "insert_ignore", "upsert")
+SQL_WRITE = re.compile(r"\b(?:INSERT\s+INTO|UPDATE(?:\s+OR\s+IGNORE)?|DELETE\s+FROM)\s+(\w+)", re.I)
+
+
+def _table_owners() -> dict[str, str]:
+    """Each table's name and the feature that may write it: the one whose
+    ``base/tables/<feature>.py`` defines it (core.py's, as CORE_TABLES says)."""
+    owners = {}
+    for m in MODULES.values():
+        if not m.name.startswith(TABLES + "."):
+            continue
+        module = m.name.rpartition(".")[2]
+        for node in m.tree.body:
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", None) == "Table"
+                and isinstance(node.value.args[0], ast.Constant)
+            ):
+                table = str(node.value.args[0].value)
+                feature = TABLE_MODULE_OWNER.get(module, module)
+                owners[table] = CORE_TABLES[table] if module == "core" else feature
+    return owners
+
+
+def _tables_written(mod: Module, owners: dict[str, str]) -> list[tuple[int, str]]:
+    """(line, table) of every write in ``mod``: SQLAlchemy's insert/update/delete (and
+    the storage helpers) of a table, and SQL text that writes one."""
+    names: dict[str, str] = {}  # local name -> table name, for tables imported by name
+    modules: set[str] = set()  # local names bound to a table module
+    for node in ast.walk(mod.tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                local = alias.asname or alias.name
+                if node.module == TABLES:
+                    modules.add(local)
+                elif node.module.startswith(TABLES + ".") and alias.name in {
+                    t.replace("-", "_") for t in owners
+                }:
+                    names[local] = alias.name
+    found = []
+    for node in ast.walk(mod.tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in WRITE_CALLS
+        ):
+            for arg in node.args[:2]:
+                if isinstance(arg, ast.Name) and arg.id in names:
+                    found.append((node.lineno, names[arg.id]))
+                elif (
+                    isinstance(arg, ast.Attribute)
+                    and isinstance(arg.value, ast.Name)
+                    and arg.value.id in modules
+                    and arg.attr in owners
+                ):
+                    found.append((node.lineno, arg.attr))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found += [(node.lineno, t) for t in SQL_WRITE.findall(node.value) if t in owners]
+    return found
+
+
+def test_each_table_lives_with_its_feature_and_only_it_writes_there() -> None:
+    """A feature writes its own tables only; what it must change elsewhere it asks the
+    owner for (a function, or a listener the owner registered). base/ is not a
+    feature: it writes a token's last use as it reads the token (identity.py)."""
+    owners = _table_owners()
+    assert {"matches", "notices", "challenges", "blocks", "daily_entries"} <= set(owners)
+    loose = [
+        _rel(m) for m in MODULES.values()
+        if m.name.startswith(BASE + ".") and m.name.rpartition(".")[2].startswith("models")
+    ]
+    assert not loose, "tables outside base/tables/:\n" + "\n".join(loose)
+    wrong = []
+    seen_writes = 0
+    for m in MODULES.values():
+        place = _web_place(m.name) if m.name.startswith(WEB + ".") else None
+        if place in (None, "base", "app"):
+            continue
+        for line, table in _tables_written(m, owners):
+            seen_writes += 1
+            if owners[table] != place:
+                wrong.append(f"{_rel(m)}:{line}: {place}/ writes {table} ({owners[table]}/'s)")
+    assert seen_writes > 50  # the reader found the writes
+    assert not wrong, "features writing another feature's tables:\n" + "\n".join(sorted(wrong))
+
+
+#: The times that decide what may be seen: a seed held back, a daily deal's end.
+SECRET_TIMES = {"seed_hidden_until", "closes_at"}
+#: Where those times are compared with a clock: the one rule, and the steps that act
+#: when the time comes (the day's close, the deals made ahead, entering a deal).
+SECRET_TIME_USERS = {
+    "jackpot.web.matches.disclosure",
+    "jackpot.web.daily.close",
+    "jackpot.web.daily.deals",
+    "jackpot.web.daily.entries",
+}
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr in names:
+            return True
+        if isinstance(sub, ast.Constant) and sub.value in names:
+            return True
+    return False
+
+
+def test_what_may_be_seen_is_decided_in_disclosure_alone() -> None:
+    """A bot's strength, a daily entry's throws and a day's end: one rule
+    (matches/disclosure.py), so no page or list can decide otherwise by itself."""
+    wrong = []
+    for m in MODULES.values():
+        if not m.name.startswith(WEB + ".") or m.name in SECRET_TIME_USERS:
+            continue
+        if m.name.startswith(f"{BASE}.tables"):
+            continue
+        for node in ast.walk(m.tree):
+            compared = isinstance(node, ast.Compare) and _mentions(node, SECRET_TIMES)
+            tested = (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("is_", "is_not", "isnot")
+                and _mentions(node.func.value, SECRET_TIMES)
+            )
+            strength = (
+                isinstance(node, ast.Compare)
+                and _mentions(node, {"strength"})
+                and _mentions(node, {"status"})
+            )
+            if compared or tested or strength:
+                wrong.append(f"{_rel(m)}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert not wrong, "what may be seen, decided outside disclosure.py:\n" + "\n".join(wrong)

@@ -14,9 +14,9 @@ from js_records import NODE
 from sqlalchemy import insert, select
 
 from bot_first import COMMITMENT, bot_first_seed, pending_row
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.models_commitments import pending_seeds
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.play import pending_seeds
 from jackpot.web.matches.playback import (
     PACE_COVER_MS,
     PACE_THROW_MS,

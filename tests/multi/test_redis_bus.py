@@ -64,7 +64,7 @@ async def test_one_message_per_tick_each_event_once_everywhere() -> None:
     other process's once, in each match's order."""
     import redis.asyncio as aioredis
 
-    from jackpot.web.base.bus_redis import CHANNEL, RedisEventBus
+    from jackpot.web.base.live.bus_redis import CHANNEL, RedisEventBus
 
     a, b = RedisEventBus(REDIS_URL), RedisEventBus(REDIS_URL)
     await a.start()

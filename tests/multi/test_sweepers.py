@@ -27,7 +27,7 @@ SWEEPERS = 3
 
 async def _set_up(url: str) -> list[str]:
     from jackpot.web.accounts.credentials import create_guest
-    from jackpot.web.base.db import Database
+    from jackpot.web.base.storage.db import Database
     from jackpot.web.play.seating import create_match
 
     db = Database(url)
@@ -48,8 +48,8 @@ async def _set_up(url: str) -> list[str]:
 
 
 async def _still_due(url: str) -> int:
-    from jackpot.web.base import models as t
-    from jackpot.web.base.db import Database
+    from jackpot.web.base.storage.db import Database
+    from jackpot.web.base.tables import core as t
 
     db = Database(url)
     try:
@@ -70,8 +70,8 @@ async def _still_due(url: str) -> int:
 async def _outcome(url: str) -> tuple[Counter[str], Counter[str], dict[str, list[int]]]:
     import json
 
-    from jackpot.web.base import models as t
-    from jackpot.web.base.db import Database
+    from jackpot.web.base.storage.db import Database
+    from jackpot.web.base.tables import core as t
 
     db = Database(url)
     try:

@@ -19,8 +19,8 @@ from sqlalchemy import func, select
 
 from jackpot.web.accounts.credentials import create_guest
 from jackpot.web.app import create_app
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.tables import core as t
 from jackpot.web.play.sweeper import forget_old_guests
 from web.web_helpers import sign_up
 

@@ -20,10 +20,10 @@ from sqlalchemy import select, update
 from web_helpers import join_in_joining_order
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.migrate import alembic_config
-from jackpot.web.base.models_confirm import confirm_mails
 from jackpot.web.base.settings import Rate
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.storage.migrate import alembic_config
+from jackpot.web.base.tables.notify import confirm_mails
 from jackpot.web.notify.confirmations import send_confirm_mails
 from jackpot.web.notify.mailer import mail_step
 from jackpot.web.notify.notices import GRACE

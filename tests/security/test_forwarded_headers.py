@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jackpot.web.base.client import resolve_client
+from jackpot.web.base.edge.client import resolve_client
 from jackpot.web.base.env_values import SettingsError
 from jackpot.web.base.settings import load_settings
 

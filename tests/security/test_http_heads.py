@@ -1,5 +1,5 @@
 """A request's line and headers have a deadline and a size cap, its body a deadline
-(web/base/http_guard.py): a client cannot hold connections open by sending half a
+(web/base/edge/http_guard.py): a client cannot hold connections open by sending half a
 request, nor make the server keep a head of any size. Against a real `jackpot serve`."""
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from datetime import timedelta
 from sqlalchemy import update
 
 from jackpot import fair
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.tables import core as t
 from web.web_helpers import join_in_joining_order, sign_up
 
 _names = iter(range(10_000))

@@ -13,7 +13,7 @@ sign-up allowance.
 
 from __future__ import annotations
 
-from jackpot.web.base.client import address_bucket
+from jackpot.web.base.edge.client import address_bucket
 from jackpot.web.base.env_values import Rate
 
 STRONG = "correct horse battery"

@@ -24,9 +24,9 @@ import pytest
 from mail_helpers import mails, reset_links
 from sqlalchemy import select
 
-from jackpot.web.base import models as t
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.hash_queue import HashQueue, Lane
+from jackpot.web.base.tables import core as t
 from jackpot.web.notify.resets import send_reset_mails
 
 PASSWORD = "correct horse battery"

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from web_helpers import join_in_joining_order, sign_up
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.models_push import push_sends, push_subscriptions
+from jackpot.web.base.tables.push import push_sends, push_subscriptions
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.push import endpoints
 from jackpot.web.notify.push.sender import push_step

@@ -13,8 +13,8 @@ from datetime import timedelta
 import httpx
 from sqlalchemy import update
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.tables import core as t
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "a brand new secret phrase"

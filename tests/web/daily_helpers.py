@@ -11,7 +11,7 @@ from sqlalchemy import select
 from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.models_daily import daily_deals
+from jackpot.web.base.tables.daily import daily_deals
 from jackpot.web.daily.deals import day_of, make_deals
 
 _names = iter(range(100_000))

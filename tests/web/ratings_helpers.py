@@ -10,8 +10,8 @@ import httpx
 from sqlalchemy import delete, insert
 from web_helpers import move, seated, sign_up
 
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.players.ratings import display_rating, is_provisional
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)

@@ -12,10 +12,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
 from jackpot.web.notify.confirmations import mark_confirmed
 
 PASSWORD = "correct horse battery"

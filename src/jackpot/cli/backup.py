@@ -101,8 +101,8 @@ def backup(args: argparse.Namespace) -> int:
 async def _export(database_url: str, out: Path) -> int:
     from sqlalchemy import select
 
-    from jackpot.web.base import models as t
-    from jackpot.web.base.db import Database
+    from jackpot.web.base.storage.db import Database
+    from jackpot.web.base.tables import core as t
     from jackpot.web.matches.views import load_record
 
     db = Database(database_url)

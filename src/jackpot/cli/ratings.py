@@ -18,10 +18,10 @@ from typing import Any
 def rebuild(args: argparse.Namespace) -> int:
     from sqlalchemy import func, select
 
-    from jackpot.web.base.db import Database
     from jackpot.web.base.env_values import SettingsError
-    from jackpot.web.base.models_ratings import player_ratings
     from jackpot.web.base.settings import load_settings
+    from jackpot.web.base.storage.db import Database
+    from jackpot.web.base.tables.players import player_ratings
     from jackpot.web.players.ratings import rebuild as do_rebuild
 
     try:

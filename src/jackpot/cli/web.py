@@ -35,8 +35,8 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from jackpot.web.app import create_app
-    from jackpot.web.base.http_guard import GuardedHttp
-    from jackpot.web.play.socket_moves import MAX_MESSAGE
+    from jackpot.web.base.edge.http_guard import GuardedHttp
+    from jackpot.web.play.edge.socket_moves import MAX_MESSAGE
 
     # Links in mails and the allowed Host names default to the address served; set
     # in the environment so that every worker process reads the same.
@@ -78,7 +78,7 @@ def serve(args: argparse.Namespace) -> int:
         # A stream that somehow stays open must not hold a SIGTERM forever: uvicorn
         # otherwise waits for open streams before it stops.
         timeout_graceful_shutdown=5,
-        # X-Forwarded-* are read by web/base/client.py, and only from the proxies
+        # X-Forwarded-* are read by web/base/edge/client.py, and only from the proxies
         # in JACKPOT_TRUSTED_PROXIES (uvicorn's own default trusts 127.0.0.1,
         # which would let any local client choose its address).
         proxy_headers=False,
@@ -116,10 +116,10 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def sweep(args: argparse.Namespace) -> int:
-    from jackpot.web.base.bus_redis import make_bus
-    from jackpot.web.base.db import Database
     from jackpot.web.base.identity import share_changes
+    from jackpot.web.base.live.bus_redis import make_bus
     from jackpot.web.base.steps import run_steps
+    from jackpot.web.base.storage.db import Database
     from jackpot.web.wiring import background_steps, listen
 
     settings = _settings()
@@ -161,7 +161,7 @@ def sweep(args: argparse.Namespace) -> int:
 
 
 def db_upgrade(args: argparse.Namespace) -> int:
-    from jackpot.web.base.db import Database
+    from jackpot.web.base.storage.db import Database
 
     settings = _settings(push=False)
     if settings is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from jackpot.web.base.models import metadata
+from jackpot.web.base.tables.core import metadata
 
 config = context.config
 

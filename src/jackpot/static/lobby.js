@@ -1,5 +1,5 @@
 // The lobby, live (static/live-section.js): when the open matches change (a ping on
-// /api/lobby/events, sent by play/lobby_live.py), the page fetches itself again and
+// /api/lobby/events, sent by play/lobby.py), the page fetches itself again and
 // puts in the new #lobby-list, its times in the reader's own time zone.
 import { tn } from "./i18n.js";
 import { followSection, swapSection } from "./live-section.js";

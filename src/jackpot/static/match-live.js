@@ -1,5 +1,5 @@
 // The match's live connection. One WebSocket carries this player's moves and the
-// match's events (web/play/socket_moves.py, docs/contracts.md); where a socket cannot
+// match's events (web/play/edge/socket_moves.py, docs/contracts.md); where a socket cannot
 // open (a proxy without WebSockets) the events come over Server-Sent Events and the
 // page sends moves over HTTP. A socket that worked and dropped reconnects from the
 // last event the page has; the server replays what it missed.

@@ -24,23 +24,23 @@ from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
 from jackpot.web.accounts import theme as accounts_theme
 from jackpot.web.accounts import tokens as accounts_tokens
-from jackpot.web.base.bus_redis import make_bus
-from jackpot.web.base.client import AllowedHosts
-from jackpot.web.base.db import Database
-from jackpot.web.base.headers import SecurityHeaders
+from jackpot.web.base.edge.client import AllowedHosts
+from jackpot.web.base.edge.headers import SecurityHeaders
+from jackpot.web.base.edge.language import Language
+from jackpot.web.base.edge.middleware import BodyLimit
+from jackpot.web.base.edge.openapi_errors import document_errors
+from jackpot.web.base.edge.responses import handle_errors
+from jackpot.web.base.edge.templates import make_templates
+from jackpot.web.base.edge.text_guard import TextGuard
 from jackpot.web.base.identity import share_changes
-from jackpot.web.base.language import Language
 from jackpot.web.base.limits import make_counters, redis_prefix
-from jackpot.web.base.middleware import BodyLimit
-from jackpot.web.base.openapi_errors import document_errors
+from jackpot.web.base.live.bus_redis import make_bus
+from jackpot.web.base.live.shared_streams import SharedStreamCaps, SharedStreams
+from jackpot.web.base.live.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.passwords import Passwords
-from jackpot.web.base.responses import handle_errors
 from jackpot.web.base.settings import Settings, load_settings
-from jackpot.web.base.shared_streams import SharedStreamCaps, SharedStreams
 from jackpot.web.base.steps import run_steps
-from jackpot.web.base.stream_caps import StreamCaps, total_streams
-from jackpot.web.base.templates import make_templates
-from jackpot.web.base.text_guard import TextGuard
+from jackpot.web.base.storage.db import Database
 from jackpot.web.daily import api as daily_api
 from jackpot.web.daily import pages as daily_pages
 from jackpot.web.notify import routes as notify_routes
@@ -50,11 +50,11 @@ from jackpot.web.notify.push.keys import application_server_key
 from jackpot.web.notify.user_hub import UserHub
 from jackpot.web.people import api as people_api
 from jackpot.web.people import pages as people_pages
-from jackpot.web.play import api as play_api
-from jackpot.web.play import app_shell, rematch
-from jackpot.web.play import pages as play_pages
-from jackpot.web.play.fast_moves import FastMoves
-from jackpot.web.play.live_matches import follow, live_matches_of
+from jackpot.web.play.edge import api as play_api
+from jackpot.web.play.edge import app_shell, rematch_routes
+from jackpot.web.play.edge import pages as play_pages
+from jackpot.web.play.edge.fast_moves import FastMoves
+from jackpot.web.play.storage.live_matches import follow, live_matches_of
 from jackpot.web.play.watchers import make_watchers
 from jackpot.web.players import leaderboard, live_odds, profile, replay
 from jackpot.web.watch import routes as watch_routes
@@ -78,7 +78,7 @@ ROUTERS = (
     app_shell.router,
     accounts_pages.router,
     notify_routes.router,
-    rematch.router,
+    rematch_routes.router,
     accounts_language.router,
     accounts_theme.router,
     push_routes.router,

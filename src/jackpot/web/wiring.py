@@ -8,18 +8,23 @@ the background, is added here (docs/architecture.md, "Adding a feature").
 
 from __future__ import annotations
 
-from jackpot.web.base.db import Database
+from jackpot.web.accounts.hooks import ACCOUNT_HOOKS
+from jackpot.web.accounts.hooks import add as add_account_listener
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database
 from jackpot.web.daily.close import daily_steps
 from jackpot.web.daily.entries import entry_ended
 from jackpot.web.notify.listeners import end_news, plan_news, rematch_news
 from jackpot.web.notify.mailer import mail_steps
+from jackpot.web.notify.notice_writes import NOTICE_WRITES
 from jackpot.web.notify.push.sender import push_steps
+from jackpot.web.people.challenges import end_between
 from jackpot.web.people.expiry import people_steps
 from jackpot.web.people.push import CHALLENGE_PUSHES
 from jackpot.web.play.commitments import commitment_steps
-from jackpot.web.play.hooks import HOOKS, add
+from jackpot.web.play.hooks import HOOKS, add, plan_news_with
+from jackpot.web.play.seating import name_guest_seats
 from jackpot.web.play.sweeper import sweeper_steps
 from jackpot.web.players.ratings import rate_ended
 
@@ -27,12 +32,16 @@ from jackpot.web.players.ratings import rate_ended
 def listen() -> None:
     """Register every listener of play/: at a match's end the ratings first (the end
     notices do not depend on them), then the end notices and a daily entry's place on
-    its board; the news a move leaves, rematch offers."""
+    its board; the news a move leaves, rematch offers; and of accounts/: a block, which
+    ends the challenges between the two, and a guest's new account, whose name its
+    seats take."""
     add(HOOKS.match_end, rate_ended)
     add(HOOKS.match_end, end_news)
     add(HOOKS.match_end, entry_ended)
     add(HOOKS.rematch, rematch_news)
-    HOOKS.news = plan_news
+    plan_news_with(plan_news, NOTICE_WRITES)
+    add_account_listener(ACCOUNT_HOOKS.block, end_between)
+    add_account_listener(ACCOUNT_HOOKS.guest_named, name_guest_seats)
 
 
 def background_steps(db: Database, settings: Settings) -> list[Step]:

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from alembic import command
 from web_helpers import PASSWORD, sign_up
 
-from jackpot.web.base.migrate import alembic_config
 from jackpot.web.base.names import name_key, name_look, normal_name
+from jackpot.web.base.storage.migrate import alembic_config
 
 HTML = {"accept": "text/html"}
 

@@ -11,7 +11,7 @@ import httpx
 from sqlalchemy import select
 from web_helpers import PASSWORD, sign_up
 
-from jackpot.web.base import models as t
+from jackpot.web.base.tables import core as t
 
 
 def csrf_of(html: str) -> str:

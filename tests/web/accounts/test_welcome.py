@@ -9,7 +9,7 @@ import re
 from test_accounts import outbox_link
 from test_signup_form import csrf_of
 
-from jackpot.web.base.templates import FLASH_COOKIE
+from jackpot.web.base.edge.templates import FLASH_COOKIE
 from jackpot.web.notify.resets import send_reset_mails
 
 WELCOME = "Welcome to Jackpot! Your account is ready and you are signed in."

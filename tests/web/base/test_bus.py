@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jackpot.web.base.bus import CLOSED, EventBus
+from jackpot.web.base.live.bus import CLOSED, EventBus
 
 
 async def test_events_reach_only_that_matchs_subscribers() -> None:

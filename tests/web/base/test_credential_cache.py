@@ -12,8 +12,8 @@ import httpx
 from web_helpers import sign_up
 
 from jackpot.web.accounts import changes
-from jackpot.web.base.bus import EventBus
 from jackpot.web.base.identity import ActorCache, share_changes
+from jackpot.web.base.live.bus import EventBus
 
 
 def test_entries_live_long_only_where_every_change_is_heard() -> None:

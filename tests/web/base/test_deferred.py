@@ -1,4 +1,4 @@
-"""Deferred statements (base/deferred.py): sent before the COMMIT and before any other
+"""Deferred statements (base/storage/deferred.py): sent before the COMMIT and before any other
 statement of their transaction, never when it rolls back, and failing it when they fail.
 
 On both databases (PostgreSQL with JACKPOT_TEST_DATABASE_URL); the moves that defer
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from jackpot.web.base.db import Database
-from jackpot.web.base.deferred import DEFERRED, defer
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.storage.deferred import DEFERRED, defer
 from testdb import app_url, create_pg_database, drop_pg_database
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from jackpot.web.base.db import Database
-from jackpot.web.base.file_lock import FileLock
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.storage.file_lock import FileLock
 
 
 async def _ticks_while(task: asyncio.Task[None], seconds: float) -> int:

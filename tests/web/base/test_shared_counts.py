@@ -1,4 +1,4 @@
-"""Counts summed over processes in Redis (base/shared_counts.py): every live process's
+"""Counts summed over processes in Redis (base/live/shared_counts.py): every live process's
 hash counts, this process's own from memory; a dead process's vanish with its hash's
 expiry, a closed one's at once; a change shows without waiting a period; and Redis out
 of reach gives this process's own counts, logged once.
@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 import pytest
 import redis.asyncio as aioredis
 
-from jackpot.web.base.shared_counts import CHUNK, UNREACHABLE, SharedCounts
+from jackpot.web.base.live.shared_counts import CHUNK, UNREACHABLE, SharedCounts
 
 REDIS_URL = os.environ.get("JACKPOT_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
 #: A bound on waiting for Redis or the publishing task, not a timing check.

@@ -7,8 +7,8 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from jackpot.web.base.db import Database
-from jackpot.web.base.sqlite_checkpoint import MAX_WAL_PAGES, Checkpointer
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.storage.sqlite_checkpoint import MAX_WAL_PAGES, Checkpointer
 
 
 async def test_the_checkpointer_copies_the_wal_into_the_database(tmp_path: Path) -> None:

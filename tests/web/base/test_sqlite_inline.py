@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from jackpot.web.base.sqlite_inline import INLINE_COMMIT_ROWS, creator
+from jackpot.web.base.storage.sqlite_inline import INLINE_COMMIT_ROWS, creator
 
 
 async def test_a_small_commit_runs_inline_and_a_large_one_on_the_commit_thread(

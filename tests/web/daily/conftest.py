@@ -15,7 +15,7 @@ READERS = (
     "jackpot.web.daily.api",
     "jackpot.web.daily.pages",
     "jackpot.web.players.profile",
-    "jackpot.web.play.pages",
+    "jackpot.web.play.edge.pages",
     "jackpot.web.play.transaction",
     "jackpot.web.play.actions",
 )

@@ -14,9 +14,9 @@ from sqlalchemy import insert, select
 
 from jackpot import fair
 from jackpot.engine import DailyResult, Match, Variant, daily_places, daily_result
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 
 #: (jackpots, total) of finished entries, in the order they entered; None: still played.
 RESULTS: list[tuple[int, int] | None] = [

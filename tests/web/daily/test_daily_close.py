@@ -17,8 +17,8 @@ from jackpot.fair.par import daily_par
 from jackpot.strategy.autoplay import play_bots
 from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 from jackpot.web.daily.close import close_days
 from jackpot.web.daily.deals import closes_at, make_deals, shift
 from jackpot.web.play.sweeper import sweep_once

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 from web_helpers import sign_up
 
 from jackpot import fair
-from jackpot.web.base import models_ratings as r
-from jackpot.web.base.models_daily import daily_entries
+from jackpot.web.base.tables import players as r
+from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.daily.deals import shift
 
 

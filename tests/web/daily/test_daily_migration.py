@@ -10,9 +10,9 @@ from alembic import command
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
-from jackpot.web.base import models as t
-from jackpot.web.base.db import Database
-from jackpot.web.base.migrate import alembic_config
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.storage.migrate import alembic_config
+from jackpot.web.base.tables import core as t
 
 
 def upgrade_to(conn: Connection, revision: str) -> None:

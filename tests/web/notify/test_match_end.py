@@ -17,7 +17,7 @@ from test_push import Browser, PushService
 from web_helpers import bot_match, move, play_out, seated
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
+from jackpot.web.base.storage.db import Database
 from jackpot.web.notify.mailer import mail_step
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.push.sender import push_step

@@ -20,10 +20,10 @@ from itsdangerous import URLSafeSerializer
 from sqlalchemy import select, update
 from web_helpers import join_in_joining_order, sign_up
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.models_notify import notices
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import notices
 from jackpot.web.notify import listeners, mailer
 from jackpot.web.notify.mailer import mail_step
 from jackpot.web.notify.notices import GRACE, grace
@@ -31,7 +31,7 @@ from jackpot.web.notify.outbox import backoff
 from jackpot.web.notify.prefs import read_unsubscribe_token, unsubscribe_token
 from jackpot.web.notify.push.sender import push_step
 from jackpot.web.play.move_plan import MovePlan
-from jackpot.web.play.move_statements import MoveWrites
+from jackpot.web.play.storage.move_statements import MoveWrites
 
 DAY = 86400
 _names = iter(range(10_000))

@@ -26,10 +26,10 @@ from web_helpers import play_out
 
 from jackpot.i18n import gettext, use_locale
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.models import users
-from jackpot.web.base.models_notify import notices
-from jackpot.web.base.models_push import push_sends
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables.core import users
+from jackpot.web.base.tables.notify import notices
+from jackpot.web.base.tables.push import push_sends
 from jackpot.web.notify.notices import GRACE
 from jackpot.web.notify.outbox import backoff
 from jackpot.web.notify.push.sender import push_step

@@ -16,8 +16,8 @@ from test_notify import player, start_match
 from test_push import Browser, PushService, after_grace, b64, unb64
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.models_push import push_sends, push_subscriptions
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables.push import push_sends, push_subscriptions
 from jackpot.web.notify.outbox import backoff
 from jackpot.web.notify.push import endpoints
 from jackpot.web.notify.push.keys import KEY_FILE, application_server_key

@@ -16,9 +16,9 @@ from test_push import Browser, PushService, check_vapid
 from jackpot.i18n import gettext, use_locale
 from jackpot.i18n.formats import duration
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
-from jackpot.web.base.models import users
-from jackpot.web.base.models_push import push_sends
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables.core import users
+from jackpot.web.base.tables.push import push_sends
 from jackpot.web.notify.outbox import backoff
 from jackpot.web.notify.push.sender import push_step
 from jackpot.web.people.push import CHALLENGE_PUSHES

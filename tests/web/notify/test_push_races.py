@@ -13,9 +13,9 @@ from test_notify import player
 from web_helpers import Work, together
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.models_push import push_subscriptions as subs
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables.push import push_subscriptions as subs
 from jackpot.web.notify.push import store
 
 

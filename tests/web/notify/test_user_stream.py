@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from test_notify import DAY, play_turn, player, start_match
 
-from jackpot.web.base.stream_caps import StreamCaps
+from jackpot.web.base.live.stream_caps import StreamCaps
 from jackpot.web.notify.stream import snapshot
 from jackpot.web.notify.user_hub import POKE, UserHub
 
@@ -138,7 +138,7 @@ async def test_the_stream_needs_an_account_and_has_a_cap(app, make_client, setti
 
 
 async def test_the_stream_has_the_match_streams_caps(app, make_client) -> None:  # type: ignore[no-untyped-def]
-    """Per client address and in all, as a match's stream (base/stream_caps.py); a
+    """Per client address and in all, as a match's stream (base/live/stream_caps.py); a
     refused stream holds no place anywhere."""
     ana = await player(make_client)
     kept = app.state.stream_caps

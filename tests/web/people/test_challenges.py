@@ -17,7 +17,7 @@ from web_helpers import sign_up
 
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.env_values import Rate
-from jackpot.web.base.models_people import challenges
+from jackpot.web.base.tables.people import challenges
 from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.people.expiry import expire_once
 from jackpot.web.people.mail import send_challenge_mails

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import insert
 from web_helpers import sign_up
 
-from jackpot.web.base.models_ratings import player_ratings
+from jackpot.web.base.tables.players import player_ratings
 
 
 async def csrf(client, path: str) -> str:  # type: ignore[no-untyped-def]

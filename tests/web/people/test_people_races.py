@@ -18,12 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from web_helpers import Work, sign_up, together
 
 from jackpot.web.accounts.blocks import block, set_challenges
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_people import blocks, challenges, people_prefs, seeks
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.accounts import blocks, people_prefs
+from jackpot.web.base.tables.people import challenges, seeks
 from jackpot.web.people import challenges as challenging
 from jackpot.web.people import seeks as seeking
 from jackpot.web.play.seating import create_match

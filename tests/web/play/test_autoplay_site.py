@@ -19,8 +19,8 @@ from sqlalchemy import select, text
 from web_helpers import play_out, seated, sign_up
 
 from jackpot import fair
-from jackpot.web.base import models_ratings as r
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.tables import players as r
 from jackpot.web.play.sweeper import sweep_once
 
 _names = iter(range(10_000))

@@ -20,10 +20,10 @@ from test_rematch_api import finished_match, people
 from web_helpers import sign_up
 
 from jackpot import fair
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.env_values import Rate
-from jackpot.web.base.models_commitments import pending_seeds
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.play import pending_seeds
 from jackpot.web.play.commitments import forget_expired
 from jackpot.web.play.sweeper import expire_lobby
 from jackpot.web.wiring import background_steps

@@ -9,7 +9,7 @@ from web_helpers import join_in_joining_order, sign_up
 
 from jackpot import fair
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
+from jackpot.web.base.storage.db import Database
 from jackpot.web.play.sweeper import sweep_once
 
 _names = iter(range(10_000))

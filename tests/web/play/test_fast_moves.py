@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from jackpot.web.play import fast_moves
+from jackpot.web.play.edge import fast_moves
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from web_helpers import sign_up
 
-from jackpot.web.base import models as t
 from jackpot.web.base.errors import ApiError, conflict
-from jackpot.web.base.group_commit import WROTE
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.group_commit import WROTE
+from jackpot.web.base.tables import core as t
 from jackpot.web.play import actions
 from jackpot.web.play.moves import CoverBody, ThrowBody, play_move
 

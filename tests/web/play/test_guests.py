@@ -7,8 +7,8 @@ from datetime import timedelta
 import httpx
 from sqlalchemy import func, select
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.tables import core as t
 from jackpot.web.play.sweeper import forget_old_guests
 
 

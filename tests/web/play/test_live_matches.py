@@ -11,14 +11,14 @@ from sqlalchemy import update
 from web_helpers import move, sign_up
 
 from jackpot.engine import Match, Variant
-from jackpot.web.base import models as t
-from jackpot.web.base.bus import EventBus
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.live.bus import EventBus
+from jackpot.web.base.tables import core as t
 from jackpot.web.play import actions
-from jackpot.web.play.live_matches import LiveMatches, follow, live_matches_of
 from jackpot.web.play.moves import CoverBody, ThrowBody, play_move
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.storage.live_matches import LiveMatches, follow, live_matches_of
 
 
 def _live(app: Any) -> LiveMatches:

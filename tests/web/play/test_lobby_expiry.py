@@ -13,7 +13,7 @@ from web_helpers import sign_up
 
 from jackpot import fair
 from jackpot.web.base.clock import utcnow
-from jackpot.web.play.lobby_live import LOBBY
+from jackpot.web.play.lobby import LOBBY
 from jackpot.web.play.sweeper import expire_lobby
 
 HTML = {"accept": "text/html"}

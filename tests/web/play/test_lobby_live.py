@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from web_helpers import sign_up
 
-from jackpot.web.play.lobby_live import LOBBY
+from jackpot.web.play.lobby import LOBBY
 
 PASSWORD = "correct horse battery"
 

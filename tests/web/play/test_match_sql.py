@@ -1,4 +1,4 @@
-"""A move's rows, written on the driver connection (play/match_sql.py), read back through
+"""A move's rows, written on the driver connection (play/storage/match_sql.py), read back through
 SQLAlchemy Core exactly as Core's own writes do, on both databases: the value
 conversions there are derived from the column types, and a mistake in them (a
 datetime format, a boolean, JSON text) would only show up as a wrong comparison
@@ -12,13 +12,13 @@ from typing import Any
 from sqlalchemy import select
 
 from jackpot.web.accounts.credentials import create_guest
-from jackpot.web.base import models as t
-from jackpot.web.base.db import Database
-from jackpot.web.base.models_notify import notices
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import notices
 from jackpot.web.matches import store
 from jackpot.web.play import seating
-from jackpot.web.play.match_sql import Driver
-from jackpot.web.play.move_statements import CHUNK, MoveWrites, encode
+from jackpot.web.play.storage.match_sql import Driver
+from jackpot.web.play.storage.move_statements import CHUNK, MoveWrites, encode
 
 
 async def test_rows_written_raw_read_back_through_core(database_url: str) -> None:
@@ -117,7 +117,7 @@ async def test_a_resignation_that_leaves_only_bots_writes_their_whole_match(
 
 async def test_a_save_worked_out_from_an_outdated_match_is_never_kept(database_url: str) -> None:
     """``save(later=True)``, a move worked out before its transaction: on PostgreSQL
-    its statement is deferred (base/deferred.py) and, the version moved on, fails
+    its statement is deferred (base/storage/deferred.py) and, the version moved on, fails
     when sent, with its transaction; on SQLite nothing was written and it says so.
     Either way none of its rows is kept; at the right version they all are."""
     db = Database(database_url)

@@ -10,7 +10,7 @@ from sqlalchemy import insert
 
 from bot_first import COMMITMENT, bot_first_seed, pending_row
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.models_commitments import pending_seeds
+from jackpot.web.base.tables.play import pending_seeds
 from jackpot.web.matches.views import never_threw
 
 HTML = {"accept": "text/html"}

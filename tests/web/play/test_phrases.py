@@ -17,11 +17,11 @@ import pytest
 from sqlalchemy import update
 from web_helpers import move, seated, sign_up
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.live import add_said, apply_event
+from jackpot.web.play.edge.sse import live_after
 from jackpot.web.play.phrases import PHRASES
-from jackpot.web.play.sse import live_after
 
 STATIC = Path(__file__).resolve().parents[3] / "src" / "jackpot" / "static"
 

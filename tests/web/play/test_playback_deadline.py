@@ -14,9 +14,9 @@ from sqlalchemy import select
 from test_deadlines import _names
 from web_helpers import join_in_joining_order, move, sign_up
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.models_notify import notices
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import notices
 from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS, SLOWEST, playback_ms
 from jackpot.web.play.sweeper import sweep_once
 

@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import update
 from web_helpers import sign_up
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database, publish_on_commit
 from jackpot.web.base.steps import Step, run_steps
+from jackpot.web.base.storage.db import Database, publish_on_commit
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.play.hooks import HOOKS, listening
 from jackpot.web.play.sweeper import expire_lobby, sweep_once

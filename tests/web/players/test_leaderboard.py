@@ -9,7 +9,7 @@ from ratings_helpers import add_player, people, play, start_match
 from sqlalchemy import insert, update
 from web_helpers import sign_up
 
-from jackpot.web.base import models_ratings as r
+from jackpot.web.base.tables import players as r
 from jackpot.web.players.ratings import display_rating
 from jackpot.web.players.standing import matches_to_settle
 

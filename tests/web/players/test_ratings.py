@@ -17,8 +17,8 @@ from web_helpers import move, seated
 
 from jackpot import fair
 from jackpot.engine import Match, Variant
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.players.ratings import (
     PROVISIONAL_SIGMA,
     display_rating,
@@ -307,8 +307,9 @@ async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
     make_client: Any, app: Any
 ) -> None:
     """As when two matches sharing a player finish at once on PostgreSQL and the one
-    that started first commits second: its finish time moves after the other's, so
-    the rebuild rates them in the order the live updates did."""
+    that started first commits second: it is rated a moment after the other (its
+    match row keeps its own finish time), and the rebuild rates them in the order the
+    live updates did."""
     ana, ben = await people(make_client, ["Ana", "Ben"])
     first = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     async with app.state.db.write() as conn:
@@ -325,12 +326,18 @@ async def test_a_match_rated_after_a_later_one_keeps_the_rating_order(
         await conn.execute(update(r.seat_stats).values(finished_at=later))
     second = await play([ana, ben], await start_match([ana, ben], "jackpot"))
     async with app.state.db.read() as conn:
-        moved = (
+        finished = (
             await conn.execute(
                 select(t.matches.c.finished_at).where(t.matches.c.id == second["id"])
             )
         ).scalar_one()
-    assert moved == later + timedelta(microseconds=1)
+        rated = (
+            await conn.execute(
+                select(r.rating_history.c.at).where(r.rating_history.c.match_id == second["id"])
+            )
+        ).scalars().all()
+    assert finished < later
+    assert rated == [later + timedelta(microseconds=1)] * 2
     live = await snapshot(app)
     async with app.state.db.write() as conn:
         assert await rebuild(conn) == 2

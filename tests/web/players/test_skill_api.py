@@ -17,8 +17,8 @@ from jackpot.engine import Match, Variant
 from jackpot.fair.match_review import review_match
 from jackpot.i18n.formats import number
 from jackpot.strategy.match_odds import match_odds
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.matches import store
 from jackpot.web.players.match_figures import summarise
 from jackpot.web.players.odds_view import position_json

@@ -10,9 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from jackpot.i18n import LANGUAGES, gettext, pick
 from jackpot.web.accounts import blocks, changes, credentials, devices, signin
 from jackpot.web.accounts.resets import confirm_reset, request_reset
-from jackpot.web.base import field_rules as rules
-from jackpot.web.base.errors import invalid
-from jackpot.web.base.http import (
+from jackpot.web.base.edge import field_rules as rules
+from jackpot.web.base.edge.http import (
     check_same_site,
     clear_session_cookie,
     db_of,
@@ -21,6 +20,7 @@ from jackpot.web.base.http import (
     set_session_cookie,
     settings_of,
 )
+from jackpot.web.base.errors import invalid
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
 from jackpot.web.notify.confirmations import is_confirmed, resend
 

@@ -1,12 +1,14 @@
 """Blocks and the challenge setting: whom an account will not play, and who may challenge it.
 
-Both belong to the account (base/models_people.py holds the rows), and they are
+Both belong to the account (base/tables/people.py holds the rows), and they are
 read below the features that seat people: play/seating.py keeps a blocked person
 out of the blocker's lobby matches, and the seeks and challenges (web/people/)
 never pair or seat a blocked pair. A block holds both ways: whoever blocked whom,
 the two are not put at one table. A block also ends the open challenges between the
 two, as the blocker's own answer would: their challenge withdrawn, the other's
-declined, so the blocked player learns no more than from those answers.
+declined, so the blocked player learns no more than from those answers. Challenges
+are people/'s, above this package: it hears of a block through ``ACCOUNT_HOOKS``
+(accounts/hooks.py), in the block's transaction.
 """
 
 from __future__ import annotations
@@ -20,16 +22,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from starlette.requests import HTTPConnection
 
 from jackpot.i18n import N_
-from jackpot.web.base import models as t
-from jackpot.web.base.client import client_bucket
-from jackpot.web.base.db import publish_on_commit
+from jackpot.web.accounts.hooks import ACCOUNT_HOOKS
+from jackpot.web.base.edge.client import client_bucket
+from jackpot.web.base.edge.http import settings_of
 from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
-from jackpot.web.base.http import settings_of
 from jackpot.web.base.limits import counters_of, take
-from jackpot.web.base.models_people import blocks, challenges, people_prefs
 from jackpot.web.base.names import name_key
 from jackpot.web.base.quotas import one_at_a_time
-from jackpot.web.notify.user_hub import channel
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.accounts import blocks, people_prefs
 
 #: The most of an unknown name an answer says back.
 SHOWN_NAME = 40
@@ -142,32 +143,9 @@ async def block(
         await conn.execute(
             insert(blocks).values(blocker_id=user_id, blocked_id=other.id, created_at=now)
         )
-    await end_challenges(conn, user_id, other.id)
+    for listener in ACCOUNT_HOOKS.block:
+        await listener(conn, user_id, other.id)
     return str(other.name)
-
-
-async def end_challenges(conn: AsyncConnection, blocker: int, blocked: int) -> None:
-    """Close the open challenges between the two as the blocker would answer them
-    (withdrawn, declined): the blocked player hears that, never of the block, and the
-    blocker's other pages drop it from their lists."""
-    for from_id, to_id, status in (
-        (blocker, blocked, "withdrawn"),
-        (blocked, blocker, "declined"),
-    ):
-        ended = await conn.execute(
-            update(challenges)
-            .where(
-                challenges.c.from_id == from_id,
-                challenges.c.to_id == to_id,
-                challenges.c.status == "open",
-            )
-            .values(status=status)
-            .returning(challenges.c.id)
-        )
-        for row in ended.all():
-            event = {"type": status, "challenge": row.id}
-            for user_id in (blocked, blocker):
-                publish_on_commit(conn, channel(user_id), [event])
 
 
 async def unblock(conn: AsyncConnection, user_id: int, name: str) -> None:

@@ -11,10 +11,10 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.accounts.credentials import check_name, check_name_free, revoke_all
-from jackpot.web.base import models as t
+from jackpot.web.base.edge.theme import DEFAULT_THEME
 from jackpot.web.base.identity import KEEPS_ACTOR
 from jackpot.web.base.names import name_key, name_look
-from jackpot.web.base.theme import DEFAULT_THEME
+from jackpot.web.base.tables import core as t
 from jackpot.web.players.ratings import set_listed
 
 

@@ -12,9 +12,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.forms import read_form
-from jackpot.web.base.http import db_of
-from jackpot.web.base.templates import render
+from jackpot.web.base.edge.forms import read_form
+from jackpot.web.base.edge.http import db_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.notify.confirmations import (
     link_target,
     use_link,

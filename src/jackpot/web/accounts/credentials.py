@@ -15,21 +15,22 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Select, delete, exists, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale
 from jackpot.i18n.names import new_guest_name
-from jackpot.web.base import models as t
-from jackpot.web.base.client import client_bucket
+from jackpot.web.accounts.hooks import ACCOUNT_HOOKS
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.edge.client import client_bucket
+from jackpot.web.base.edge.http import require_actor, settings_of
+from jackpot.web.base.edge.theme import DEFAULT_THEME
 from jackpot.web.base.errors import conflict, forbidden, invalid
-from jackpot.web.base.http import require_actor, settings_of
 from jackpot.web.base.identity import Actor, token_hash
 from jackpot.web.base.limits import counters_of
 from jackpot.web.base.names import name_key, name_look, normal_name, reserved_lookalike, well_formed
 from jackpot.web.base.quotas import too_many_guests
-from jackpot.web.base.theme import DEFAULT_THEME
+from jackpot.web.base.tables import core as t
 
 SESSION_DAYS = 30
 GUEST_DAYS = 7
@@ -170,9 +171,8 @@ async def sign_up(
     }
     if guest is not None and guest.is_guest:
         await conn.execute(update(t.users).where(t.users.c.id == guest.user_id).values(**values))
-        await conn.execute(
-            update(t.seats).where(t.seats.c.user_id == guest.user_id).values(name=name)
-        )
+        for listener in ACCOUNT_HOOKS.guest_named:
+            await listener(conn, guest.user_id, name)
         await conn.execute(delete(t.credentials).where(t.credentials.c.user_id == guest.user_id))
         user_id = guest.user_id
     else:
@@ -209,3 +209,23 @@ async def require_session(request: Request) -> Actor:
             "session_required",
         )
     return actor
+
+
+def old_guests(cutoff: datetime, unused_cutoff: datetime) -> Select[tuple[int]]:
+    """The guests not seen since ``cutoff``, and those never seated not seen since
+    ``unused_cutoff`` (play/sweeper.py deletes their matches first)."""
+    never_seated = ~exists().where(t.seats.c.user_id == t.users.c.id)
+    return select(t.users.c.id).where(
+        t.users.c.is_guest.is_(True),
+        (t.users.c.last_seen < cutoff) | ((t.users.c.last_seen < unused_cutoff) & never_seated),
+    )
+
+
+async def forget_guests(conn: AsyncConnection, guests: Select[tuple[int]]) -> None:
+    """Delete ``guests`` and their sessions, but never one still seated in a match kept."""
+    await conn.execute(delete(t.credentials).where(t.credentials.c.user_id.in_(guests)))
+    await conn.execute(
+        delete(t.users).where(
+            t.users.c.id.in_(guests), ~exists().where(t.seats.c.user_id == t.users.c.id)
+        )
+    )

@@ -28,12 +28,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.accounts.credentials import new_credential
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.http import settings_of
+from jackpot.web.base.edge.http import settings_of
 from jackpot.web.base.identity import MAX_TOKEN, token_hash
 from jackpot.web.base.limits import counters_of
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.tables import core as t
 
 DEVICE_COOKIE = "jackpot_device"
 DEVICE_DAYS = 365

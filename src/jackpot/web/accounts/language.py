@@ -11,9 +11,9 @@ from fastapi.responses import Response
 
 from jackpot.i18n import DEFAULT, pick
 from jackpot.web.accounts.changes import set_locale
-from jackpot.web.base.forms import safe_next, see_other
-from jackpot.web.base.http import check_form_csrf, current_actor, db_of, settings_of
-from jackpot.web.base.language import set_language_cookie
+from jackpot.web.base.edge.forms import safe_next, see_other
+from jackpot.web.base.edge.http import check_form_csrf, current_actor, db_of, settings_of
+from jackpot.web.base.edge.language import set_language_cookie
 
 router = APIRouter(include_in_schema=False)
 

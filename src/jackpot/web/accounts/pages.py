@@ -15,9 +15,8 @@ from jackpot.i18n import gettext, ngettext
 from jackpot.web.accounts import blocks, changes, credentials, devices, signin, token_store
 from jackpot.web.accounts.resets import confirm_reset, request_reset, reset_link_usable
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.errors import ApiError, invalid
-from jackpot.web.base.forms import form_text, read_form, safe_next, see_other
-from jackpot.web.base.http import (
+from jackpot.web.base.edge.forms import form_text, read_form, safe_next, see_other
+from jackpot.web.base.edge.http import (
     clear_session_cookie,
     current_actor,
     db_of,
@@ -25,8 +24,9 @@ from jackpot.web.base.http import (
     set_session_cookie,
     settings_of,
 )
+from jackpot.web.base.edge.templates import render, set_flash
+from jackpot.web.base.errors import ApiError, invalid
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
-from jackpot.web.base.templates import render, set_flash
 from jackpot.web.notify.confirmations import is_confirmed, resend
 from jackpot.web.notify.prefs import get_pref
 from jackpot.web.players.standing import matches_to_settle, standing

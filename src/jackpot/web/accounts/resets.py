@@ -18,15 +18,16 @@ from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import SESSION_DAYS, new_credential, revoke_all
 from jackpot.web.accounts.devices import new_device
 from jackpot.web.accounts.signin import SignedIn, new_password_hash, user_words
-from jackpot.web.base import models as t
-from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.edge.client import client_bucket
+from jackpot.web.base.edge.http import db_of, settings_of
 from jackpot.web.base.errors import ApiError, invalid
-from jackpot.web.base.http import db_of, settings_of
 from jackpot.web.base.identity import Actor, token_hash
 from jackpot.web.base.limits import counters_of, take
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import password_resets
 from jackpot.web.notify.confirmations import mark_confirmed
-from jackpot.web.notify.resets import queue_reset_mail
+from jackpot.web.notify.resets import queue_reset_mail, use_reset_token
 
 
 async def request_reset(request: Request, email: str) -> None:
@@ -56,14 +57,14 @@ async def _usable_reset(conn: AsyncConnection, token: str) -> Any | None:
     row = (
         await conn.execute(
             select(
-                t.password_resets.c.user_id,
-                t.password_resets.c.expires_at,
-                t.password_resets.c.used,
+                password_resets.c.user_id,
+                password_resets.c.expires_at,
+                password_resets.c.used,
                 t.users.c.name,
                 t.users.c.email,
             )
-            .join(t.users, t.users.c.id == t.password_resets.c.user_id)
-            .where(t.password_resets.c.token_hash == token_hash(token[:200]))
+            .join(t.users, t.users.c.id == password_resets.c.user_id)
+            .where(password_resets.c.token_hash == token_hash(token[:200]))
         )
     ).first()
     if row is None or row.used or row.expires_at < utcnow():
@@ -94,16 +95,7 @@ async def confirm_reset(request: Request, token: str, password: str) -> SignedIn
     async with db_of(request).write() as conn:
         # Used once, even by two requests racing with the same link: only one of them
         # finds it unused (a row lock on PostgreSQL, the one writer on SQLite).
-        taken = await conn.execute(
-            update(t.password_resets)
-            .where(
-                t.password_resets.c.token_hash == token_hash(token[:200]),
-                t.password_resets.c.used.is_(False),
-                t.password_resets.c.expires_at >= utcnow(),
-            )
-            .values(used=True)
-        )
-        if taken.rowcount != 1:
+        if not await use_reset_token(conn, token_hash(token[:200]), utcnow()):
             raise _dead_link()
         await conn.execute(
             update(t.users).where(t.users.c.id == row.user_id).values(password_hash=password_hash)

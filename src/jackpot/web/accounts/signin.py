@@ -33,17 +33,17 @@ from sqlalchemy import select, update
 from jackpot.i18n import N_
 from jackpot.web.accounts import credentials, devices
 from jackpot.web.accounts.changes import read_locale, read_theme
-from jackpot.web.base import models as t
-from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.edge.client import client_bucket
+from jackpot.web.base.edge.http import current_actor, db_of, settings_of
+from jackpot.web.base.edge.language import set_language_cookie
+from jackpot.web.base.edge.theme import set_theme_cookie, theme_of
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.hash_queue import Lane
-from jackpot.web.base.http import current_actor, db_of, settings_of
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
-from jackpot.web.base.language import set_language_cookie
 from jackpot.web.base.limits import TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
-from jackpot.web.base.theme import set_theme_cookie, theme_of
+from jackpot.web.base.tables import core as t
 from jackpot.web.notify.confirmations import queue_confirm_mail
 
 #: Where a request notes that its password check came from a known device (the

@@ -11,10 +11,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from jackpot.web.accounts.changes import set_theme
+from jackpot.web.base.edge.forms import safe_next, see_other
+from jackpot.web.base.edge.http import check_form_csrf, current_actor, db_of, settings_of
+from jackpot.web.base.edge.theme import THEMES, set_theme_cookie
 from jackpot.web.base.errors import invalid
-from jackpot.web.base.forms import safe_next, see_other
-from jackpot.web.base.http import check_form_csrf, current_actor, db_of, settings_of
-from jackpot.web.base.theme import THEMES, set_theme_cookie
 
 router = APIRouter(include_in_schema=False)
 

@@ -23,11 +23,11 @@ from sqlalchemy import and_, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.accounts import credentials, signin
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
+from jackpot.web.base.edge.http import db_of
 from jackpot.web.base.errors import not_found
-from jackpot.web.base.http import db_of
 from jackpot.web.base.identity import Actor, token_hash
+from jackpot.web.base.tables import core as t
 
 DEFAULT_DAYS = 90
 MAX_DAYS = 365

@@ -17,7 +17,7 @@ from jackpot.web.accounts.token_store import (
     tokens_of,
 )
 from jackpot.web.base.clock import iso
-from jackpot.web.base.http import db_of, require_actor
+from jackpot.web.base.edge.http import db_of, require_actor
 
 router = APIRouter(prefix="/api")
 

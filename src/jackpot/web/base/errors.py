@@ -8,7 +8,7 @@ English identifier, ``message`` is said in the request's language when it is rea
 
 from __future__ import annotations
 
-from jackpot.engine.errors import IllegalMove
+from jackpot.engine import IllegalMove
 from jackpot.i18n import gettext
 from jackpot.i18n.engine_errors import explain
 

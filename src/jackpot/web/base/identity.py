@@ -17,9 +17,9 @@ from typing import Any, NamedTuple
 from sqlalchemy import Delete, Select, Update, bindparam, event, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from jackpot.web.base import models as t
-from jackpot.web.base.bus import EventBus
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.live.bus import EventBus
+from jackpot.web.base.tables import core as t
 
 SESSION_COOKIE = "jackpot_session"
 CSRF_COOKIE = "jackpot_csrf"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.tables import core as t
 
 _ACTIVE = (
     select(func.count())

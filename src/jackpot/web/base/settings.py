@@ -160,7 +160,7 @@ class Settings:
     #: Peers whose X-Forwarded-For / -Proto headers are believed (client.py).
     trusted_proxies: tuple[IPNetwork, ...] = ()
     #: Limits per client address (signin.py, and the match seeds handed out ahead of
-    #: their match: play/api.py; docs/security.md lists them all).
+    #: their match: play/edge/api.py; docs/security.md lists them all).
     signup_limit: Rate = Rate(10, 3600)
     signup_try_limit: Rate = Rate(50, 3600)
     login_limit: Rate = Rate(30, 900)

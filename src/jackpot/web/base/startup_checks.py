@@ -21,10 +21,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from jackpot.i18n.catalogs import MissingCatalog, check_catalogs
-from jackpot.web.base.db import Database
 from jackpot.web.base.env_values import SettingsError
+from jackpot.web.base.live.stream_caps import open_file_limit
 from jackpot.web.base.settings import Settings
-from jackpot.web.base.stream_caps import open_file_limit
+from jackpot.web.base.storage.db import Database
 
 #: How long reaching the database may take before start-up gives up.
 DB_TIMEOUT = 15.0

@@ -3,5 +3,5 @@
 A feature above play/: it makes its entries with play/'s ``new_match``, hears of
 their ends through the end listener it registers (web/wiring.py), and closes each
 day in a background step through play/'s move transaction. Its tables are in
-base/models_daily.py; a player's own dailies are read by matches/dailies.py.
+base/tables/daily.py; a player's own dailies are read by matches/dailies.py.
 """

@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.edge.http import check_same_site, current_actor, db_of, settings_of
 from jackpot.web.base.errors import invalid
-from jackpot.web.base.http import check_same_site, current_actor, db_of, settings_of
 from jackpot.web.daily.board import board, overview
 from jackpot.web.daily.deals import check_day, check_variant, deal_row
 from jackpot.web.daily.entries import already_entered, enter, require_account

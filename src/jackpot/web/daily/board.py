@@ -3,7 +3,7 @@
 The board lists a deal's finished entries best first (more jackpots, then the lower
 total; equal results share a place: standard competition ranking, as
 engine.daily_places), then the entries still being played, unplaced. A page of it
-is one index range (base/models_daily.py's ``ix_daily_entries_board``), and its
+is one index range (base/tables/daily.py's ``ix_daily_entries_board``), and its
 places follow from one count of the entries above its first row, so a page costs
 what it shows, not the deal's size (bench/daily_board.py measures it). Nothing here
 tells the dice before the day ends: entries' matches are linked once it has.
@@ -20,11 +20,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import TURNS, DailyResult, versus_par
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.storage.snapshots import match_of
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 from jackpot.web.daily.deals import VARIANTS, closes_at, day_of
 from jackpot.web.matches.dailies import place_of
+from jackpot.web.matches.disclosure import deal_seed, entry_shown
 
 e = daily_entries
 #: The board's order: more jackpots first, then the lower total; the earlier entry
@@ -38,11 +40,14 @@ def so_far(turn_scores: Sequence[int]) -> dict[str, Any]:
     return {"turn_scores": scores, "jackpots": scores.count(0), "total": sum(scores)}
 
 
-def _row(r: Any, place: int | None, shown: bool, viewer_id: int | None) -> dict[str, Any]:
+def _row(
+    r: Any, place: int | None, closes_at: datetime, viewer_id: int | None, now: datetime
+) -> dict[str, Any]:
+    playing = None if r.finished else match_of(r._mapping)
     result = (
         {"turn_scores": r.turn_scores, "jackpots": r.jackpots, "total": r.total}
-        if r.finished
-        else so_far((r.state or {}).get("turn_scores", []))
+        if playing is None
+        else so_far(list(playing.turn_scores))
     )
     you = viewer_id is not None and r.user_id == viewer_id
     return {
@@ -51,7 +56,7 @@ def _row(r: Any, place: int | None, shown: bool, viewer_id: int | None) -> dict[
         **result,
         "finished": bool(r.finished),
         "ending": r.ending,
-        "match": r.match_id if shown or you else None,
+        "match": r.match_id if entry_shown(closes_at, r.user_id, viewer_id, now) else None,
         "you": you,
     }
 
@@ -115,7 +120,6 @@ async def board(
     closed, and the viewer's own entry wherever it stands."""
     mine = (e.c.day == deal["day"]) & (e.c.variant == deal["variant"])
     total, finished = int(deal["entries"]), int(deal["finished"])
-    shown = deal["closes_at"] <= now  # the day is over: entries' dice may be seen
     rows: list[dict[str, Any]] = []
     if offset < finished and limit:
         placed = (
@@ -130,7 +134,7 @@ async def board(
         # The first page's first entry has nobody above it.
         above = await ranked_above(conn, deal, placed[0]) if offset else 0
         rows += [
-            _row(r, place, shown, viewer_id)
+            _row(r, place, deal["closes_at"], viewer_id, now)
             for r, place in zip(placed, places(placed, offset, above), strict=True)
         ]
     if len(rows) < limit and offset + len(rows) < total:
@@ -142,7 +146,10 @@ async def board(
             .offset(max(0, offset - finished))
             .limit(limit - len(rows))
         )
-        rows += [_row(r, None, shown, viewer_id) for r in (await conn.execute(playing)).all()]
+        rows += [
+            _row(r, None, deal["closes_at"], viewer_id, now)
+            for r in (await conn.execute(playing)).all()
+        ]
     closed = deal["closed_at"] is not None
     you = await own_entry(conn, deal["day"], deal["variant"], viewer_id)
     if closed and you is not None and you["result"] is not None and deal["par"]:
@@ -152,7 +159,7 @@ async def board(
         "date": deal["day"],
         "variant": deal["variant"],
         "commitment": deal["commitment"],
-        "server_seed": deal["server_seed"] if closed else None,
+        "server_seed": deal_seed(deal),
         "closes_at": iso(deal["closes_at"]),
         "closed": closed,
         "count": total,

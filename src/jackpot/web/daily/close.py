@@ -1,9 +1,10 @@
 """The day's close at 00:00 UTC, and the daily deal's background steps.
 
-When a day ends, every entry still being played ends through play/'s move
-transaction, as a throw whose time ran out (``leave(0, "timeout")``: its unfinished
-turn and every later one score 45), so its events, its record and its end (the
-board's row, by the end listener) are what any other ending makes. Then par (the
+When a day ends, every entry still being played ends through play/'s action for
+a throw whose time ran out (``actions.timeout``: an entry's one clock is its day's
+close, so its unfinished turn and every later one score 45), so its events, its
+record and its end (the board's row, by the end listener) are what any other ending
+makes. Then par (the
 best bot on the same dice, from the seed now public) and the final places are
 fixed, and the deal is marked closed. Every step claims its rows with a
 conditional UPDATE, so several processes may run it at once; ``now`` is the
@@ -21,29 +22,20 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import DailyResult, daily_places
 from jackpot.fair.par import daily_par
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.models_daily import daily_deals, daily_entries
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 from jackpot.web.daily.deals import make_deals, ping_daily
-from jackpot.web.play.move_plan import MovePlan
-from jackpot.web.play.transaction import run_move
+from jackpot.web.play import actions
 
 #: Deals, or entries of a deal, one pass takes on.
 BATCH = 200
 #: Seconds between two passes that make the deals ahead (one a day is needed).
 DEALS_EVERY = 600.0
-
-
-def day_closed(plan: MovePlan) -> bool:
-    """The move the close makes for an entry still being played: its day ran out."""
-    if plan.match.finished:
-        return False
-    plan.apply(lambda m: m.leave(0, "timeout"))
-    return True
 
 
 async def playing_entries(db: Database, day: str, variant: str) -> list[Any]:
@@ -72,7 +64,7 @@ async def end_entries(db: Database, day: str, variant: str, now: datetime) -> bo
     for match_id, version in await playing_entries(db, day, variant):
         try:
             async with db.write() as conn:
-                await run_move(conn, match_id, now, day_closed, lock_version=version)
+                await actions.timeout(conn, match_id, version, now)
         except ApiError:
             continue  # the player (or another process) moved it first: seen next pass
     return not await playing_entries(db, day, variant)

@@ -21,9 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot import fair
 from jackpot.engine import Variant
 from jackpot.i18n.formats import variant_name
-from jackpot.web.base.db import Database, publish_on_commit
 from jackpot.web.base.errors import invalid, not_found
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.storage.db import Database, publish_on_commit
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 
 #: Every deal's variants, in the order the pages show them.
 VARIANTS = (Variant.JACKPOT, Variant.CLASSIC)

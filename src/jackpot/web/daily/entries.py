@@ -19,9 +19,10 @@ from jackpot import fair
 from jackpot.engine import DailyResult, Match, Variant
 from jackpot.web.base.errors import conflict, forbidden
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_daily import daily_entries
+from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.daily.deals import day_of, deal_row, ping_daily
 from jackpot.web.matches.news import MatchEnd
+from jackpot.web.matches.origin import ON_ONES_OWN, Origin
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
 
 
@@ -68,6 +69,8 @@ async def enter(conn: AsyncConnection, actor: Actor, variant: Variant, now: date
             seed_hidden_until=deal["closes_at"],
             first_state=first_state,
             closes_at=deal["closes_at"],
+            origin=Origin("daily", f"{day}:{variant.value}"),
+            rules=ON_ONES_OWN,
         ),
         now,
     )

@@ -14,10 +14,10 @@ from fastapi.responses import Response
 from sqlalchemy.exc import IntegrityError
 
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.edge.forms import read_form, see_other
+from jackpot.web.base.edge.http import current_actor, db_of, settings_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.forms import read_form, see_other
-from jackpot.web.base.http import current_actor, db_of, settings_of
-from jackpot.web.base.templates import render
 from jackpot.web.daily.board import board, overview, recent_days
 from jackpot.web.daily.deals import VARIANTS, check_day, check_variant, day_of, deal_row
 from jackpot.web.daily.entries import already_entered, enter

@@ -1,6 +1,6 @@
 """A player's daily entries: their history, their best, and their days in a row.
 
-Read from the daily deal's tables (base/models_daily.py) for the pages that show a
+Read from the daily deal's tables (base/tables/daily.py) for the pages that show a
 player (the profile, My matches) and for the daily deal's own pages. An entry's
 place is the one fixed when its day closed, or, before that, its place so far among
 the deal's finished entries: more jackpots first, then the lower total, equal
@@ -19,7 +19,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import Alias, TableClause
 
 from jackpot.web.base.clock import iso
-from jackpot.web.base.models_daily import daily_deals, daily_entries
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
+from jackpot.web.matches.disclosure import entry_shown
 
 #: Entries a player's page lists (the newest).
 RECENT = 14
@@ -77,12 +78,10 @@ def days_in_a_row(days: list[str], today: str) -> int:
 def entry_view(r: Any, viewer_id: int | None, now: datetime) -> dict[str, Any]:
     """One entry as the pages show it; its match only to its player until its day
     has ended."""
-    ended = r.closes_at <= now
-    own = viewer_id is not None and viewer_id == r.user_id
     return {
         "date": r.day,
         "variant": r.variant,
-        "match": r.match_id if ended or own else None,
+        "match": r.match_id if entry_shown(r.closes_at, r.user_id, viewer_id, now) else None,
         "finished": bool(r.finished),
         "ending": r.ending,
         "jackpots": r.jackpots,

@@ -7,6 +7,11 @@ is over (played out, resigned, timed out, called off or expired), unless its row
 holds it back until a later time: a daily entry's seed stays hidden until its day
 ends, because everyone else plays the same dice that day. Bot strengths are drawn
 from the seed, so they are shown with it and not before.
+
+The daily deal's own secrets are decided here too: an entry's throws (its match, its
+record, its replay) belong to its player alone until the day ends, and the deal's
+seed is published once the day has closed. Nothing else on the site compares a
+clock with a day's end to decide what may be seen.
 """
 
 from __future__ import annotations
@@ -37,6 +42,14 @@ def shown_seed(row: Any, now: datetime | None = None, *, ending: bool = False) -
     return seed if seed_public(row, now, ending=ending) else None
 
 
+def shown_strength(row: Any, seat: Any, now: datetime | None = None) -> str | None:
+    """A bot seat's strength as a list of seats shows it: its match's seed is public
+    (``row``: the match's ``status`` and ``seed_hidden_until``), else None."""
+    if not seat["is_bot"] or not seat["strength"]:
+        return None
+    return str(seat["strength"]) if seed_public(row, now) else None
+
+
 def shown_strengths(
     row: Any, seats: Sequence[Any], now: datetime | None = None, *, ending: bool = False
 ) -> list[str | None]:
@@ -48,3 +61,24 @@ def shown_strengths(
         ((s["strength"] if public else None) or HIDDEN) if s["is_bot"] else None
         for s in seats
     ]
+
+
+def day_over(closes_at: datetime, now: datetime | None = None) -> bool:
+    """A daily deal's day has ended: its entries' throws may be seen by anyone."""
+    return closes_at <= (now or utcnow())
+
+
+def entry_shown(
+    closes_at: datetime, player_id: int | None, viewer_id: int | None, now: datetime | None = None
+) -> bool:
+    """Whether ``viewer_id`` may see a daily entry's throws (its match, record,
+    replay): its own player at any time, anybody once the day is over. Everybody
+    faces the same dice, so one entry seen early would tell the others what comes."""
+    own = viewer_id is not None and viewer_id == player_id
+    return own or day_over(closes_at, now)
+
+
+def deal_seed(deal: Any) -> str | None:
+    """A daily deal's server seed, published once its day has closed (the close, just
+    after the day ends, fixes par from it); None before."""
+    return str(deal["server_seed"]) if deal["closed_at"] is not None else None

@@ -7,9 +7,9 @@ from typing import Any
 from sqlalchemy import and_, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
-from jackpot.web.base.models_ratings import player_ratings
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.players import player_ratings
 from jackpot.web.matches.seats import seats_of
 from jackpot.web.matches.views import daily_day, never_threw
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Event, Match
@@ -96,6 +97,27 @@ class News:
 
 
 NewsPlanner = Callable[[MoveFacts], News]
+
+
+@dataclass(frozen=True)
+class NoticeWrites:
+    """How the notices a move plans are written: the notifying feature's own table
+    and statements, which play/ runs in the move's transaction (in its one statement
+    on PostgreSQL) without naming them. Texts use ``?`` placeholders."""
+
+    table: Table
+    #: The columns a planned row fills, in the order of the INSERT.
+    columns: tuple[str, ...]
+    #: After an INSERT's VALUES: a second row of one key is no news.
+    insert_tail: str
+    #: A seat's turn news still waiting, deleted once its person moved: (match, seat).
+    drop_turn: str
+    #: The match's pending reminder, deleted: (match,).
+    drop_reminder: str
+    #: SQLite: the pending reminder rewritten as the next one: ``moved_columns``'
+    #: values, then (match,). OR IGNORE: nothing changes if the new key exists.
+    move_reminder: str
+    moved_columns: tuple[str, ...]
 
 
 def no_news(facts: MoveFacts) -> News:

@@ -23,9 +23,10 @@ from sqlalchemy import and_, case, false, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import ColumnElement
 
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
 from jackpot.web.base.errors import not_found
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
+from jackpot.web.matches.disclosure import shown_strength
 
 
 def _public_to(viewer_id: int | None) -> ColumnElement[bool]:
@@ -49,6 +50,7 @@ def _seat_query(viewer_id: int | None) -> Any:
             t.seats.c.is_bot,
             t.seats.c.strength,
             t.matches.c.status,
+            t.matches.c.seed_hidden_until,
             profile.label("profile"),
             r.player_ratings.c.rating,
             r.player_ratings.c.provisional,
@@ -68,16 +70,15 @@ def _seat_query(viewer_id: int | None) -> Any:
 
 
 def _seat_view(row: Any) -> dict[str, Any]:
-    """One seat for a page. ``strength`` stays null until the match is over: it is
-    drawn from the seed, so showing it earlier would tell something of the dice."""
-    bot = bool(row.is_bot)
-    revealed = bot and row.status == "finished" and row.strength
+    """One seat for a page. ``strength`` stays null while the seed is hidden
+    (matches/disclosure.py): it is drawn from the seed, so showing it earlier would
+    tell something of the dice."""
     return {
         "seat": row.seat,
         "name": row.name,
-        "bot": bot,
+        "bot": bool(row.is_bot),
         "profile": row.profile,
-        "strength": row.strength if revealed else None,
+        "strength": shown_strength(row._mapping, row._mapping),
         "rating": rating_of(row),
     }
 

@@ -2,7 +2,7 @@
 
 The statements are built once with bound parameters: a prebuilt statement keeps its
 cache key, so each execution goes straight to the compiled form in the engine's
-cache. A move reads the same rows through the plain SQL of ``play/match_sql.py``.
+cache. A move reads the same rows through the plain SQL of ``play/storage/match_sql.py``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
 from jackpot.web.base.errors import not_found
+from jackpot.web.base.tables import core as t
 
 #: The length of the ``matches.id`` column.
 MATCH_ID_MAX = 24

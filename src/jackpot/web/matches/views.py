@@ -15,9 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.engine import Match, Variant, may_throw_one_die
 from jackpot.fair.daily import DailyDeal
 from jackpot.fair.record import record_format
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
+from jackpot.web.base.storage.snapshots import match_of
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
+from jackpot.web.matches.origin import origin_of
 from jackpot.web.matches.store import match_row, seat_rows
 
 
@@ -67,8 +69,7 @@ def public_state(
 ) -> dict[str, Any]:
     """The state every viewer may see, the viewer's own seat marked "you" (``match``:
     the engine state of ``row`` when the caller has it decoded already)."""
-    snapshot = row["state"]
-    m = match if match is not None else Match.from_dict(snapshot) if snapshot is not None else None
+    m = match if match is not None else match_of(row)
     seats = []
     for s in seats_in:
         i = s["seat"]
@@ -99,6 +100,7 @@ def public_state(
         "status": row["status"],
         "deadline_seconds": row["deadline_seconds"],
         "private": bool(row["private"]),
+        "origin": origin_of(row),
         "created": iso(row["created_at"]),
         "commitment": row["commitment"],
         "server_seed": shown_seed(row),
@@ -173,7 +175,7 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     drawn = all(j is not None for j in joined)
     # The rules the match is played by (a match begun before /3 keeps those of /2);
     # one not started has no state yet, and its record stays /1.
-    m = Match.from_dict(row["state"]) if row["state"] is not None else None
+    m = match_of(row)
     rules = m.rules if m is not None else 0
     head: dict[str, Any] = {
         "format": record_format(rules, drawn=drawn),

@@ -27,16 +27,16 @@ from sqlalchemy import and_, delete, exists, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale, gettext, use_locale
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
+from jackpot.web.base.edge.http import db_of, settings_of
 from jackpot.web.base.env_values import Rate
 from jackpot.web.base.errors import ApiError, conflict
-from jackpot.web.base.http import db_of, settings_of
 from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
-from jackpot.web.base.models_confirm import confirm_mails, confirmed_emails
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import confirm_mails, confirmed_emails
 from jackpot.web.notify.outbox import claim, failed_send, mark_sent, queue, send_due
 
 log = logging.getLogger("jackpot.confirm")

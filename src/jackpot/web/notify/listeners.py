@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import SeatOut, TurnStarted
-from jackpot.web.base.db import insert_ignore, publish_on_commit
-from jackpot.web.base.models_notify import notices
+from jackpot.web.base.storage.db import insert_ignore, publish_on_commit
+from jackpot.web.base.tables.notify import notices
 from jackpot.web.matches.news import KnownNews, MatchEnd, MoveFacts, News, RematchNews
 from jackpot.web.notify.notices import (
     GRACE,

@@ -16,8 +16,9 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
-from jackpot.web.base.models_notify import mail_prefs, notices, rematch_offers
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import mail_prefs, notices
+from jackpot.web.base.tables.play import rematch_offers
 from jackpot.web.notify.compose import FREE_SEAT, Item
 from jackpot.web.notify.confirmations import confirmed
 from jackpot.web.notify.notices import END_KINDS, GRACE

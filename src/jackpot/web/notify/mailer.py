@@ -16,11 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import use_locale
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database, insert_ignore
 from jackpot.web.base.mail import send_mail
-from jackpot.web.base.models_notify import mail_prefs, notices
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database, insert_ignore
+from jackpot.web.base.tables.notify import mail_prefs, notices
 from jackpot.web.notify.compose import compose
 from jackpot.web.notify.confirmations import forget_old_confirm_mails, send_confirm_mails
 from jackpot.web.notify.mailbox import Mailbox, Sorted, read_mailbox, sort_mailbox
@@ -144,7 +144,7 @@ async def _release(
 
 def _as_read(box: Mailbox) -> Any:
     """The notices still pending as they were read: a move rewrites a pending
-    reminder for its next throw in place, under a new key (play/match_sql.py), and
+    reminder for its next throw in place, under a new key (play/storage/match_sql.py), and
     that new reminder is not the one this pass read, sent or dropped."""
     return and_(notices.c.status == "pending", notices.c.key.in_([n.key for n in box.due]))
 

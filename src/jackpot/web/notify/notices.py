@@ -21,10 +21,10 @@ from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Match
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
-from jackpot.web.base.db import Database, insert_ignore
-from jackpot.web.base.models_notify import notices
+from jackpot.web.base.storage.db import Database, insert_ignore
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import notices
 
 #: A turn mail waits this long, so a player who is on the page moves first...
 GRACE = timedelta(seconds=60)

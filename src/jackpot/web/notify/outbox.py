@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.db import Database
 from jackpot.web.base.env_values import Rate
+from jackpot.web.base.storage.db import Database
 
 LEASE = timedelta(minutes=5)
 MAX_ATTEMPTS = 8

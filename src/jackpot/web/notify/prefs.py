@@ -11,9 +11,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.db import insert_ignore
-from jackpot.web.base.models_notify import mail_prefs
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import insert_ignore
+from jackpot.web.base.tables.notify import mail_prefs
 
 CHOICES = ("long", "all", "off")
 _UNSUB_SALT = "jackpot-unsubscribe/1"

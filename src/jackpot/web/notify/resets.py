@@ -22,13 +22,14 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import current_locale, gettext, use_locale
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.env_values import Rate
 from jackpot.web.base.identity import token_hash
 from jackpot.web.base.mail import send_mail
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import password_resets, reset_mails
 from jackpot.web.notify.outbox import claim, failed_send, mark_sent, queue, send_due
 
 log = logging.getLogger("jackpot.resets")
@@ -44,7 +45,23 @@ async def queue_reset_mail(
 ) -> bool:
     """A reset mail for the account, unless ``limit`` mails were queued for it within
     the window already; True if one was queued."""
-    return await queue(conn, t.reset_mails, user_id, limit, now)
+    return await queue(conn, reset_mails, user_id, limit, now)
+
+
+async def use_reset_token(conn: AsyncConnection, secret_hash: str, now: datetime) -> bool:
+    """Mark a reset link's token used; False if it is unknown, used or expired. Used
+    once, even by two requests racing with the same link: only one of them finds it
+    unused (a row lock on PostgreSQL, the one writer on SQLite)."""
+    taken = await conn.execute(
+        update(password_resets)
+        .where(
+            password_resets.c.token_hash == secret_hash,
+            password_resets.c.used.is_(False),
+            password_resets.c.expires_at >= now,
+        )
+        .values(used=True)
+    )
+    return bool(taken.rowcount == 1)
 
 
 def compose(settings: Settings, name: str, token: str, locale: str | None) -> tuple[str, str]:
@@ -65,7 +82,7 @@ def compose(settings: Settings, name: str, token: str, locale: str | None) -> tu
 
 
 async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime) -> bool:
-    if not await claim(db, t.reset_mails, row_id, now):
+    if not await claim(db, reset_mails, row_id, now):
         return False  # another worker has it
     token = secrets.token_urlsafe(32)
     secret_hash = token_hash(token)
@@ -73,23 +90,23 @@ async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime
         row = (
             await conn.execute(
                 select(
-                    t.reset_mails.c.attempts,
+                    reset_mails.c.attempts,
                     t.users.c.id,
                     t.users.c.email,
                     t.users.c.name,
                     t.users.c.locale,
                 )
-                .join(t.users, t.users.c.id == t.reset_mails.c.user_id)
-                .where(t.reset_mails.c.id == row_id)
+                .join(t.users, t.users.c.id == reset_mails.c.user_id)
+                .where(reset_mails.c.id == row_id)
             )
         ).first()
         if row is None or not row.email:
             await conn.execute(
-                update(t.reset_mails).where(t.reset_mails.c.id == row_id).values(status="failed")
+                update(reset_mails).where(reset_mails.c.id == row_id).values(status="failed")
             )
             return False
         await conn.execute(
-            insert(t.password_resets).values(
+            insert(password_resets).values(
                 token_hash=secret_hash, user_id=row.id, expires_at=now + RESET_VALID, used=False
             )
         )
@@ -100,15 +117,15 @@ async def _send_one(db: Database, settings: Settings, row_id: int, now: datetime
         log.warning("reset mail %s failed: %s", row_id, exc)
         async with db.write() as conn:
             await conn.execute(
-                delete(t.password_resets).where(t.password_resets.c.token_hash == secret_hash)
+                delete(password_resets).where(password_resets.c.token_hash == secret_hash)
             )
             await conn.execute(
-                update(t.reset_mails)
-                .where(t.reset_mails.c.id == row_id)
+                update(reset_mails)
+                .where(reset_mails.c.id == row_id)
                 .values(**failed_send(row.attempts + 1, exc, now))
             )
         return False
-    await mark_sent(db, t.reset_mails, row_id, row.attempts + 1)
+    await mark_sent(db, reset_mails, row_id, row.attempts + 1)
     return True
 
 
@@ -116,7 +133,7 @@ async def send_reset_mails(db: Database, settings: Settings, now: datetime | Non
     """Send the reset mails that are due; returns how many this worker sent."""
     now = now or utcnow()
     return await send_due(
-        db, t.reset_mails, now, lambda row_id: _send_one(db, settings, row_id, now), "reset mail"
+        db, reset_mails, now, lambda row_id: _send_one(db, settings, row_id, now), "reset mail"
     )
 
 
@@ -124,10 +141,10 @@ async def forget_old_reset_mails(db: Database, now: datetime | None = None) -> N
     cutoff = (now or utcnow()) - KEEP
     async with db.write() as conn:
         await conn.execute(
-            delete(t.reset_mails).where(
-                t.reset_mails.c.status != "pending", t.reset_mails.c.created_at < cutoff
+            delete(reset_mails).where(
+                reset_mails.c.status != "pending", reset_mails.c.created_at < cutoff
             )
         )
         await conn.execute(
-            delete(t.password_resets).where(t.password_resets.c.expires_at < cutoff)
+            delete(password_resets).where(password_resets.c.expires_at < cutoff)
         )

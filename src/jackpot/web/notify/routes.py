@@ -18,12 +18,12 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from jackpot.i18n import N_, gettext
-from jackpot.web.base import models as t
+from jackpot.web.base.edge.field_rules import one_of
+from jackpot.web.base.edge.forms import form_text, read_form, see_other
+from jackpot.web.base.edge.http import current_actor, db_of, require_actor, settings_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import invalid
-from jackpot.web.base.field_rules import one_of
-from jackpot.web.base.forms import form_text, read_form, see_other
-from jackpot.web.base.http import current_actor, db_of, require_actor, settings_of
-from jackpot.web.base.templates import render
+from jackpot.web.base.tables import core as t
 from jackpot.web.notify.notices import waiting_turns
 from jackpot.web.notify.prefs import CHOICES, get_pref, read_unsubscribe_token, set_pref
 

@@ -7,7 +7,7 @@ database: the matches between people waiting for their throw and the rematches
 offered to them. So a page that missed events (a dropped connection, a process
 restart) is right again with the next one, and the first event of a new
 connection is what a fresh load would show. It counts against the same caps as a
-match's stream (per client address, and in all: base/stream_caps.py), and an
+match's stream (per client address, and in all: base/live/stream_caps.py), and an
 account may hold ``JACKPOT_USER_STREAMS_PER_ACCOUNT`` of them per process.
 
 When to send one: the stream subscribes to the bus channel ``user:<id>``. The
@@ -30,14 +30,14 @@ from fastapi.responses import Response
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
-from jackpot.web.base.bus import bursts, is_closed
-from jackpot.web.base.client import client_bucket
-from jackpot.web.base.db import Database
+from jackpot.web.base.edge.client import client_bucket
+from jackpot.web.base.edge.http import db_of, require_actor, settings_of
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.http import db_of, require_actor, settings_of
-from jackpot.web.base.models_notify import rematch_offers
-from jackpot.web.base.stream_caps import CappedStream, EventStream, StreamCaps
+from jackpot.web.base.live.bus import bursts, is_closed
+from jackpot.web.base.live.stream_caps import CappedStream, EventStream, StreamCaps
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.play import rematch_offers
 from jackpot.web.notify.notices import waiting_turns
 from jackpot.web.notify.user_hub import UserHub
 

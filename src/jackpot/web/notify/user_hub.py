@@ -20,9 +20,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from jackpot.web.base import models as t
-from jackpot.web.base.bus import EventBus, Subscription
-from jackpot.web.base.db import Database
+from jackpot.web.base.live.bus import EventBus, Subscription
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
 
 log = logging.getLogger("jackpot.user_stream")
 

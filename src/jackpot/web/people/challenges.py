@@ -7,7 +7,8 @@ blocked by them), gets none: the challenger is told the same in both cases, so a
 block is never revealed; a challenger who blocked the other is told so, which
 reveals nothing to anyone else. A challenge not answered in time expires
 (expiry.py): ten minutes for a quick match, a week for a slower one (rules.py).
-A block closes the open challenges between the two (accounts/blocks.py).
+A block closes the open challenges between the two (``end_between``, told of each
+block by accounts/blocks.py).
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from jackpot.web.accounts.blocks import (
     blocked_among,
     has_blocked,
 )
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, bad_request, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_people import challenges
 from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.people import challenges
+from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
@@ -179,7 +181,14 @@ async def accept(
         Person(actor, secrets.token_hex(8)),
     ]
     # Public, as a match made in the lobby is by default: it shows on /watch.
-    spec = MatchSpec(check_variant(row.variant), people, row.deadline_seconds, private=False)
+    spec = MatchSpec(
+        check_variant(row.variant),
+        people,
+        row.deadline_seconds,
+        private=False,
+        origin=Origin("challenge", row.id),
+        rules=BETWEEN_PEOPLE,
+    )
     out = await new_match(conn, spec, now)
     await close(conn, row, "accepted", out.match_id)
     event = {"type": "accepted", "challenge": row.id, "match": out.match_id}
@@ -236,3 +245,28 @@ async def listed(conn: AsyncConnection, user_id: int, now: datetime) -> dict[str
             )
         out[key] = shown
     return out
+
+
+async def end_between(conn: AsyncConnection, blocker: int, blocked: int) -> None:
+    """A block's listener (accounts/blocks.py): close the open challenges between the
+    two as the blocker would answer them (withdrawn, declined): the blocked player
+    hears that, never of the block, and the blocker's other pages drop it from their
+    lists."""
+    for from_id, to_id, status in (
+        (blocker, blocked, "withdrawn"),
+        (blocked, blocker, "declined"),
+    ):
+        ended = await conn.execute(
+            update(challenges)
+            .where(
+                challenges.c.from_id == from_id,
+                challenges.c.to_id == to_id,
+                challenges.c.status == "open",
+            )
+            .values(status=status)
+            .returning(challenges.c.id)
+        )
+        for row in ended.all():
+            event = {"type": status, "challenge": row.id}
+            for user_id in (blocked, blocker):
+                tell(conn, user_id, event)

@@ -14,10 +14,10 @@ from datetime import datetime
 from sqlalchemy import select, update
 
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database, publish_on_commit
-from jackpot.web.base.models_people import challenges, seeks
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database, publish_on_commit
+from jackpot.web.base.tables.people import challenges, seeks
 from jackpot.web.people.mail import send_challenge_mails
 from jackpot.web.people.rules import tell
 from jackpot.web.people.seeks import ping_seeks, seek_channel

@@ -15,14 +15,14 @@ from datetime import datetime
 import orjson
 from fastapi import Request
 
-from jackpot.web.base.bus import bursts, is_closed
-from jackpot.web.base.client import client_bucket
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
+from jackpot.web.base.edge.client import client_bucket
+from jackpot.web.base.edge.http import bus_of, db_of, settings_of
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.http import bus_of, db_of, settings_of
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.stream_caps import CappedStream, StreamCaps
+from jackpot.web.base.live.bus import bursts, is_closed
+from jackpot.web.base.live.stream_caps import CappedStream, StreamCaps
+from jackpot.web.base.storage.db import Database
 from jackpot.web.people.rules import SHORT
 from jackpot.web.people.seeks import cancel, own_seek, seek_channel
 

@@ -21,12 +21,12 @@ from sqlalchemy import or_, select, update
 
 from jackpot.i18n import current_locale, gettext, use_locale
 from jackpot.i18n.formats import duration, variant_name
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.mail import send_mail
-from jackpot.web.base.models_people import challenges
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.people import challenges
 from jackpot.web.notify.confirmations import confirmed
 from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.prefs import get_pref

@@ -15,8 +15,8 @@ from fastapi.responses import Response
 
 from jackpot.i18n.formats import time_left
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.http import current_actor, db_of, settings_of
-from jackpot.web.base.templates import render
+from jackpot.web.base.edge.http import current_actor, db_of, settings_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.people import challenges
 from jackpot.web.people.kinds import waiting_kinds
 

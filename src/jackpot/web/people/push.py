@@ -16,9 +16,9 @@ from datetime import datetime
 from sqlalchemy import String, exists, literal, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
-from jackpot.web.base.models_people import challenges
-from jackpot.web.base.models_push import push_sends, push_subscriptions
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.people import challenges
+from jackpot.web.base.tables.push import push_sends, push_subscriptions
 from jackpot.web.notify.push.messages import About
 from jackpot.web.notify.push.sender import TOO_LATE, PushSource
 

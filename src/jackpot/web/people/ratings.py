@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.models_ratings import player_ratings
+from jackpot.web.base.tables.players import player_ratings
 from jackpot.web.players.ratings import START_MU, START_SIGMA, display_rating
 
 #: What a player without a rating in the variant shows.

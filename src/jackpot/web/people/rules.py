@@ -18,10 +18,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Variant
-from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import forbidden, invalid
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
+from jackpot.web.base.storage.db import publish_on_commit
 from jackpot.web.notify.user_hub import channel
 from jackpot.web.play.seating import MAX_SEATS
 

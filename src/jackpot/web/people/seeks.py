@@ -27,14 +27,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Variant
 from jackpot.web.accounts.blocks import blocked_pairs
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
-from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, conflict, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_people import seeks
 from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import publish_on_commit
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.people import seeks
+from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
@@ -64,7 +65,7 @@ SEEKS = "seeks"
 
 def ping_seeks(conn: AsyncConnection) -> None:
     """Tell the pages listing the waiting seeks to look again, once this transaction
-    commits (base/ping_stream.py): a seek made, paired, cancelled or expired."""
+    commits (base/live/ping_stream.py): a seek made, paired, cancelled or expired."""
     publish_on_commit(conn, SEEKS, [{"type": "seeks"}])
 
 
@@ -210,7 +211,15 @@ async def pair(
         for g in group
     ]
     # Public: strangers paired by the site play in the open, on /watch.
-    spec = MatchSpec(variant, people, deadline_seconds, private=False)
+    newest = max(group, key=lambda g: (g["created_at"], g["id"]))
+    spec = MatchSpec(
+        variant,
+        people,
+        deadline_seconds,
+        private=False,
+        origin=Origin("play_now", newest["id"]),
+        rules=BETWEEN_PEOPLE,
+    )
     out = await new_match(conn, spec, now)
     done = await conn.execute(
         update(seeks)

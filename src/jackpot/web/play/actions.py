@@ -16,15 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.strategy.autoplay import AutoplayPrefs
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.db import Database
 from jackpot.web.matches.store import match_row, seat_rows
-from jackpot.web.play.live_matches import live_matches_of
 from jackpot.web.play.move_plan import MovePlan
-from jackpot.web.play.move_statements import encode
 from jackpot.web.play.outcome import Outcome
 from jackpot.web.play.seating import leave_waiting
+from jackpot.web.play.storage.live_matches import live_matches_of
+from jackpot.web.play.storage.move_statements import encode
 from jackpot.web.play.transaction import NotStarted, Prepared, Step, run_move
 
 

@@ -23,11 +23,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import conflict, invalid
-from jackpot.web.base.models_commitments import pending_seeds
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables.play import pending_seeds
 
 #: How long a pending seed waits for its match: a page left open over a day asks again.
 KEEP = timedelta(hours=24)

@@ -5,7 +5,7 @@ expiry: each action that ends a match calls ``finish`` inside its own transactio
 which tells every end listener the app registered (hooks.py): the ratings, the end
 notices, and any feature that cares (a daily board, a tournament). What they write
 commits or rolls back with the end itself; the end's live events go out after the
-commit with the action's others (base/db.py's ``publish_on_commit``). What the end
+commit with the action's others (base/storage/db.py's ``publish_on_commit``). What the end
 reveals (the server seed, the bots' strengths) is decided by matches/disclosure.py.
 """
 

@@ -2,9 +2,9 @@
 
 play/ changes matches and tells others without importing them: the ratings and the
 end notices hear of every match's end (finish.py), the notices a move leaves are
-planned by the planner set here (move_plan.py), and a rematch offer is told to its
-listeners (rematch.py). Registering the same listener twice keeps one: every app a
-process builds (tests build many) registers the same ones.
+planned by the planner set here (move_plan.py) and written as its feature says, and
+a rematch offer is told to its listeners (rematch.py). Registering the same listener
+twice keeps one: every app a process builds (tests build many) registers the same ones.
 """
 
 from __future__ import annotations
@@ -14,7 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from jackpot.web.matches.news import EndListener, NewsPlanner, RematchListener, no_news
+from jackpot.web.matches.news import (
+    EndListener,
+    NewsPlanner,
+    NoticeWrites,
+    RematchListener,
+    no_news,
+)
+from jackpot.web.play.storage.move_statements import DIALECTS
 
 L = TypeVar("L", EndListener, RematchListener)
 
@@ -27,6 +34,13 @@ class PlayHooks:
 
 
 HOOKS = PlayHooks()
+
+
+def plan_news_with(planner: NewsPlanner, writes: NoticeWrites) -> None:
+    """The news a move leaves: planned by ``planner`` with the move, and written by
+    the move's own statements as ``writes`` says (the feature's table, not play's)."""
+    HOOKS.news = planner
+    DIALECTS.use(writes)
 
 
 def add(listeners: list[L], listener: L) -> None:

@@ -37,12 +37,13 @@ from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, forbidden
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.snapshots import snapshot
 from jackpot.web.matches.news import UNKNOWN, KnownNews, MoveFacts
 from jackpot.web.matches.playback import playback_ms
 from jackpot.web.play.finish import revealed
 from jackpot.web.play.hooks import HOOKS
-from jackpot.web.play.move_statements import MoveWrites, Row
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.storage.move_statements import MoveWrites, Row
 
 
 def illegal_to_api(exc: IllegalMove) -> ApiError:
@@ -306,7 +307,7 @@ class MovePlan:
         m = self.match
         turn = m.turn
         values: Row = {
-            "state": m.to_dict(),
+            "state": snapshot(m),
             "version": version,
             "record_len": record_len,
             "turn_seat": None if turn is None else turn.seat,

@@ -4,7 +4,7 @@ The routes (api.py), the fast lane (fast_moves.py) and the match's WebSocket
 (socket_moves.py) all read a move into the same bodies and call ``commit_move``:
 worked out from the match this process kept where it can be (actions.prepare),
 then played in a transaction shared with the moves that arrived in the same loop
-tick (base/group_commit.py), its events published once that transaction commits.
+tick (base/storage/group_commit.py), its events published once that transaction commits.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.db import Database
-from jackpot.web.base.field_rules import one_of
-from jackpot.web.base.http import db_of, require_actor
+from jackpot.web.base.edge.field_rules import one_of
+from jackpot.web.base.edge.http import db_of, require_actor
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.db import Database
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import actions
 from jackpot.web.play.outcome import Outcome

@@ -6,7 +6,8 @@ feature that seats people itself (a daily entry, people paired by a seek, a
 challenge accepted). A ``MatchSpec`` says what the match is: its seats (people
 already seated, free seats for people to join, bots), its deadline, its server seed
 (made here unless the creator was shown one already), how long that seed stays
-hidden after the end, and how the engine starts it. A match with no free seat
+hidden after the end, how the engine starts it, and where it comes from with the
+rules that follow (rated, rematch, watch list: matches/origin.py). A match with no free seat
 starts at once: the client seed is fixed, the order of play and the bots' strengths
 are drawn from the seeds, and bots move if the first seat is one.
 """
@@ -25,16 +26,17 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
 from jackpot.engine import Match, Variant
-from jackpot.web.base import models as t
-from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import conflict
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.db import publish_on_commit
+from jackpot.web.base.tables import core as t
+from jackpot.web.matches.origin import BETWEEN_PEOPLE, BY_PEOPLE, MatchRules, Origin
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.matches.views import autoplay_of
-from jackpot.web.play.lobby_live import ping_lobby
-from jackpot.web.play.match_sql import Driver, on_driver
+from jackpot.web.play.lobby import ping_lobby
 from jackpot.web.play.move_plan import MovePlan
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.storage.match_sql import Driver, on_driver
 from jackpot.web.play.transaction import changed_meanwhile, load_match, save, settle
 
 _INSERT_EVENTS = insert(t.match_events)
@@ -78,6 +80,9 @@ class MatchSpec:
     #: day's close), for a match with no clock per throw; the sweeper and a late move
     #: end it then as they do a throw whose deadline passed.
     closes_at: datetime | None = None
+    #: What made the match, and the rules that follow (matches/origin.py).
+    origin: Origin = BY_PEOPLE
+    rules: MatchRules = BETWEEN_PEOPLE
 
     @property
     def seats(self) -> int:
@@ -106,6 +111,11 @@ async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Ou
             expires_at=spec.expires_at if spec.free else None,
             seed_hidden_until=spec.seed_hidden_until,
             due_at=spec.closes_at,
+            origin=spec.origin.kind,
+            origin_id=spec.origin.id,
+            rated=spec.rules.rated,
+            offers_rematch=spec.rules.offers_rematch,
+            on_watch=spec.rules.on_watch,
         )
     )
     people: list[dict[str, Any]] = [

@@ -3,7 +3,7 @@
 A phrase is a key (``good_luck``); each reader's page words it in their own language
 from the catalogs, so what one says in English the other reads in Slovak, and there
 is nothing to moderate. Saying one is an action of its own, one transaction: its row
-goes in ``match_phrases`` (base/models_phrases.py) and its ``said`` event out on the
+goes in ``match_phrases`` (base/tables/play.py) and its ``said`` event out on the
 match's channel once that commits. The event carries no ``seq``: the match's numbered
 events are its version, the lock a move's save is conditional on, and a phrase must
 not make a move racing it fail. So the streams pass ``said`` on unnumbered (sse.py),
@@ -26,13 +26,13 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso, utcnow
-from jackpot.web.base.db import Database, publish_on_commit
 from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_phrases import match_phrases
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.storage.db import Database, publish_on_commit
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.play import match_phrases
 from jackpot.web.matches.store import check_match_id, match_row
 
 #: The phrases, in the order the page offers them. Their words are the page's

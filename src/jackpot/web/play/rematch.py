@@ -27,40 +27,21 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden
-from jackpot.web.base.field_rules import CLIENT_SEED
-from jackpot.web.base.http import current_actor, db_of, require_actor
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.models_commitments import rematch_seeds
-from jackpot.web.base.models_notify import rematch_offers
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.play import rematch_offers, rematch_seeds
 from jackpot.web.matches import store
 from jackpot.web.matches.news import RematchNews
+from jackpot.web.matches.origin import Origin
 from jackpot.web.play import commitments, seating
 from jackpot.web.play.hooks import HOOKS
 from jackpot.web.play.outcome import Outcome
-
-router = APIRouter(prefix="/api")
-
-
-class RematchBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # as the other play bodies (api.STRICT)
-    client_seed: str | None = Field(
-        None, description="your seed for the new match (1-64 chars)", json_schema_extra=CLIENT_SEED
-    )
-    commitment: str | None = Field(
-        None,
-        description="offering: a commitment from POST /api/commitments, the new match's "
-        "server seed; accepting: the offer's commitment you were shown (409 "
-        "commitment_unknown if the offer now has another)",
-    )
 
 
 def _seats_text(seats: list[int]) -> str:
@@ -83,9 +64,9 @@ def _view(
     humans = _humans(seat_rows)
     mine = next((s["seat"] for s in humans if viewer_id and s["user_id"] == viewer_id), None)
     possible = (
-        row["status"] == "finished"
+        row["offers_rematch"]
+        and row["status"] == "finished"
         and row["result"] is not None
-        and len(humans) >= 2
         and all(s["user_id"] is not None for s in humans)
     )
     view: dict[str, Any] = {
@@ -292,6 +273,7 @@ async def _start_rematch(
         max_active=None,
         # None only for an offer made before offers fixed their seed: one is made now.
         server_seed=server_seed,
+        origin=Origin("rematch", row["id"]),
     )
     outcomes = [first]
     for s in humans[1:]:
@@ -319,35 +301,3 @@ async def decline_rematch(conn: AsyncConnection, actor: Actor, match_id: str) ->
     await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version + 1, False, utcnow()))
     await conn.execute(delete(rematch_seeds).where(rematch_seeds.c.match_id == match_id))
     return _view(row, seat_rows, await _offer_row(conn, match_id), actor.user_id, None)
-
-
-@router.get("/matches/{match_id}/rematch")
-async def get_rematch(match_id: str, request: Request) -> dict[str, Any]:
-    actor = await current_actor(request)
-    async with db_of(request).read() as conn:
-        return await rematch_state(conn, match_id, actor.user_id if actor else None)
-
-
-@router.post("/matches/{match_id}/rematch")
-async def post_rematch(
-    match_id: str, request: Request, body: RematchBody | None = None
-) -> dict[str, Any]:
-    """Offer a rematch, or accept the one on offer (the last acceptance starts it)."""
-    actor = await require_actor(request)
-    async with db_of(request).write() as conn:
-        view, _outcomes = await want_rematch(
-            conn,
-            actor,
-            match_id,
-            body.client_seed if body else None,
-            body.commitment if body else None,
-        )
-    return view
-
-
-@router.post("/matches/{match_id}/rematch/decline")
-async def post_decline(match_id: str, request: Request) -> dict[str, Any]:
-    actor = await require_actor(request)
-    async with db_of(request).write() as conn:
-        view = await decline_rematch(conn, actor, match_id)
-    return view

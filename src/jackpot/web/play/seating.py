@@ -3,7 +3,7 @@
 Each in the caller's transaction, through Core: these are rare next to the moves,
 which play/actions.py runs on the driver. ``create_match`` checks what a person chose
 and makes the match through new_match.py, which starts it when no seat is free.
-Their live events go out once that transaction commits (base/db.py's
+Their live events go out once that transaction commits (base/storage/db.py's
 ``publish_on_commit``), with a ping for the lobby when a public match's seats there
 changed; a match called off ends through the finisher, as every match does. Nobody
 takes a seat beside someone they blocked or who blocked them (accounts/blocks.py).
@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot import fair
 from jackpot.engine import Variant
 from jackpot.web.accounts.blocks import check_not_blocked
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
@@ -32,12 +31,14 @@ from jackpot.web.base.settings import (
     MAX_EXPIRY_SECONDS,
     MIN_EXPIRY_SECONDS,
 )
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed
 from jackpot.web.matches.news import EndedBy, MatchEnd
+from jackpot.web.matches.origin import ON_ONES_OWN, MatchRules, Origin
 from jackpot.web.matches.store import match_row, seat_rows
 from jackpot.web.play import commitments
 from jackpot.web.play.finish import finish
-from jackpot.web.play.lobby_live import ping_lobby
+from jackpot.web.play.lobby import ping_lobby
 from jackpot.web.play.new_match import (
     MatchSpec,
     Person,
@@ -79,10 +80,12 @@ async def create_match(
     now: datetime | None = None,
     commitment: str | None = None,
     server_seed: str | None = None,
+    origin: Origin | None = None,
 ) -> Outcome:
     """A new match with ``actor`` in seat 0; ``max_active`` caps the matches the
     actor may have waiting or in play (None: no cap, for a rematch, which only
-    follows a finished match).
+    follows a finished match). ``origin``: what made it, when not the person alone
+    (a rematch); its rules follow from who plays (``rules_for``).
 
     Its server seed is the pending one of ``commitment`` when the creator was shown
     it (used up here: 409 if it is not pending), or ``server_seed`` (a rematch offer's),
@@ -137,8 +140,25 @@ async def create_match(
         private=private,
         expires_at=now + timedelta(seconds=expiry_seconds),
         server_seed=server_seed,
+        origin=origin or own_origin(seats, bots_count),
+        rules=rules_for(seats - bots_count, bots_count, private),
     )
     return await new_match(conn, spec, now)
+
+
+def own_origin(seats: int, bots: int) -> Origin:
+    """A match a person makes: practice alone, against the bot, or for people."""
+    if seats == 1:
+        return Origin("solo")
+    return Origin("bot") if seats - bots == 1 else Origin("people")
+
+
+def rules_for(people: int, bots: int, private: bool) -> MatchRules:
+    """One person (with bots or alone) is nobody to rate or to play again; people are,
+    and a public match of people alone is listed to watch."""
+    if people == 1:
+        return ON_ONES_OWN
+    return MatchRules(rated=True, offers_rematch=True, on_watch=not private and bots == 0)
 
 
 async def join_match(
@@ -251,3 +271,8 @@ async def _call_off(
     ended = {**row, "status": "finished", "finished_at": now, "version": version}
     await finish(conn, MatchEnd(match_id, ended, seats_in, how, now))
     return Outcome(match_id, [ev])
+
+
+async def name_guest_seats(conn: AsyncConnection, user_id: int, name: str) -> None:
+    """A guest made an account (accounts/credentials.py): its seats show the new name."""
+    await conn.execute(update(t.seats).where(t.seats.c.user_id == user_id).values(name=name))

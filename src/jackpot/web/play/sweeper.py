@@ -13,12 +13,13 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import and_, delete, exists, select
 
-from jackpot.web.base import models as t
+from jackpot.web.accounts.credentials import forget_guests, old_guests
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
 from jackpot.web.play import actions, seating
 
 BATCH = 200
@@ -80,19 +81,12 @@ async def forget_old_guests(
 ) -> None:
     """Guest matches are kept a week: delete guests not seen since, with their matches,
     finished or not (unless an account also sat in the match). A guest that never
-    sat in a match goes after ``unused_hours``: nothing of it is worth keeping."""
+    sat in a match goes after ``unused_hours``: nothing of it is worth keeping. The
+    matches are play's to delete; the guests themselves accounts/' (``forget_guests``),
+    in the same transaction."""
     now = now or utcnow()
-    cutoff = now - timedelta(days=days)
-    unused_cutoff = now - timedelta(hours=unused_hours)
+    old_guest = old_guests(now - timedelta(days=days), now - timedelta(hours=unused_hours))
     async with db.write() as conn:
-        old_guest = select(t.users.c.id).where(
-            t.users.c.is_guest.is_(True),
-            (t.users.c.last_seen < cutoff)
-            | (
-                (t.users.c.last_seen < unused_cutoff)
-                & ~exists().where(t.seats.c.user_id == t.users.c.id)
-            ),
-        )
         account_seat = (
             select(t.seats.c.match_id)
             .join(t.users, t.users.c.id == t.seats.c.user_id)
@@ -113,13 +107,7 @@ async def forget_old_guests(
                 )
             )
         )
-        await conn.execute(delete(t.credentials).where(t.credentials.c.user_id.in_(old_guest)))
-        await conn.execute(
-            delete(t.users).where(
-                t.users.c.id.in_(old_guest),
-                ~exists().where(t.seats.c.user_id == t.users.c.id),
-            )
-        )
+        await forget_guests(conn, old_guest)
 
 
 def sweeper_steps(db: Database, settings: Settings) -> list[Step]:

@@ -21,17 +21,17 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.clock import iso, utcnow
-from jackpot.web.base.db import publish_on_commit
 from jackpot.web.base.errors import ApiError, conflict, not_found
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.storage.db import publish_on_commit
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.store import check_match_id
 from jackpot.web.play.finish import ended_by, finish
-from jackpot.web.play.live_matches import LiveEntry
-from jackpot.web.play.match_sql import Driver, on_driver
 from jackpot.web.play.move_plan import MovePlan
-from jackpot.web.play.move_statements import Row, Statements, encode
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.storage.live_matches import LiveEntry
+from jackpot.web.play.storage.match_sql import Driver, on_driver
+from jackpot.web.play.storage.move_statements import Row, Statements, encode
 
 #: What an action does to the match: False when there is nothing to do.
 Step = Callable[[MovePlan], bool | None]

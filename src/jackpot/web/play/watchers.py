@@ -6,7 +6,7 @@ list say how many. Each process counts the connections it serves, exactly, in
 memory: with one process (SQLite's default) that is the whole count. With several
 processes behind Redis a match's readers are spread over them, so each process also
 publishes its counts to Redis and a count is the sum over every live process
-(base/shared_counts.py: a process that dies drops out within
+(base/live/shared_counts.py: a process that dies drops out within
 ``JACKPOT_WATCHERS_EXPIRY_SECONDS``, and another's new readers show about a
 second later). While Redis is out of reach the count falls back to this process's own
 readers, a lower bound, rather than failing the page. A reader with two tabs open
@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from sqlalchemy import exists, select
 from starlette.requests import HTTPConnection
 
-from jackpot.web.base import models as t
-from jackpot.web.base.db import Database
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.limits import redis_prefix
+from jackpot.web.base.live.shared_counts import SharedCounts
 from jackpot.web.base.settings import Settings
-from jackpot.web.base.shared_counts import SharedCounts
+from jackpot.web.base.storage.db import Database
+from jackpot.web.base.tables import core as t
 
 
 class Watchers:

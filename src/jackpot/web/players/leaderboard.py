@@ -17,11 +17,11 @@ from fastapi.responses import Response
 from sqlalchemy import func, select, true
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
+from jackpot.web.base.edge.http import db_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import invalid
-from jackpot.web.base.http import db_of
-from jackpot.web.base.templates import render
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.players.ratings import PROVISIONAL_SIGMA
 from jackpot.web.players.standing import VARIANTS, check_variant, matches_to_settle
 

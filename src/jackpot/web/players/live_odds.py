@@ -12,10 +12,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from jackpot.engine import Match
 from jackpot.strategy.match_odds import match_odds
+from jackpot.web.base.edge.http import db_of
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.http import db_of
+from jackpot.web.base.storage.snapshots import match_of
 from jackpot.web.matches import store
 from jackpot.web.players.odds_view import position_json
 
@@ -44,7 +44,7 @@ async def odds_api(match_id: str, request: Request) -> dict[str, Any]:
             "odds are shown during play only in practice and against the bot; "
             "between people, the replay shows them once the match has ended",
         )
-    match = Match.from_dict(row["state"]) if row["state"] is not None else None
+    match = match_of(row)
     if match is not None and match.daily and not match.finished:
         # Everyone plays the same dice against everyone else's choices: help with
         # them would be help against the others on the board.

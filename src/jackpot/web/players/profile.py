@@ -24,14 +24,14 @@ from jackpot.engine import FULL, Variant
 from jackpot.i18n import gettext
 from jackpot.i18n.formats import variant_name
 from jackpot.strategy.solver import expected_score_min, p_shut_max
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
 from jackpot.web.base.clock import iso, utcnow
+from jackpot.web.base.edge.http import current_actor, db_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import invalid, not_found
-from jackpot.web.base.http import current_actor, db_of
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.names import name_key
-from jackpot.web.base.templates import render
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.matches.dailies import player_dailies
 from jackpot.web.matches.seats import seats_of
 from jackpot.web.matches.views import load_record

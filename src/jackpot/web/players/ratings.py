@@ -39,13 +39,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.fair.match_review import review_match
-from jackpot.web.base import models as t
-from jackpot.web.base import models_ratings as r
-from jackpot.web.base.db import upsert
+from jackpot.web.base.storage.db import upsert
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables import players as r
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.store import match_row
 from jackpot.web.matches.store import seat_rows as seat_rows_of
@@ -92,7 +92,10 @@ async def rate_ended(conn: AsyncConnection, end: MatchEnd) -> None:
 
 
 async def match_finished(
-    conn: AsyncConnection, match_id: str, written: tuple[Any, Sequence[Any]] | None = None
+    conn: AsyncConnection,
+    match_id: str,
+    written: tuple[Any, Sequence[Any]] | None = None,
+    rated_at: datetime | None = None,
 ) -> None:
     """Store the seats' figures and update the ratings of a match that just ended.
 
@@ -100,7 +103,8 @@ async def match_finished(
     rolled back. Calling it twice for one match would rate it twice: the finisher
     calls it once (``rate_ended``), when the match ends, with the match row and seats
     the ending action has just ``written`` (not read back: on PostgreSQL every statement here is
-    a round trip that the moves batched with this one wait through).
+    a round trip that the moves batched with this one wait through). ``rated_at``:
+    the time the live rating took for it, which a rebuild keeps.
     """
     seat_rows: Sequence[Any]
     if written is None:
@@ -110,8 +114,8 @@ async def match_finished(
     result = row["result"]
     if not result or row["finished_at"] is None:
         return
-    if "places" not in result:
-        return  # a daily entry (its result has no places): the day's board ranks it
+    if row["origin"] == "daily":
+        return  # a daily entry has no places: the day's board ranks it
     people = [s for s in seat_rows if not s["is_bot"]]
     if not any(s["user_id"] is not None for s in people):
         return
@@ -152,13 +156,11 @@ async def match_finished(
                 "skill_given_away": float(sr.skill.given_away),
             }
         )
-    at = row["finished_at"]
-    rated = _rated(record, seat_rows, stats)
+    at = rated_at or row["finished_at"]
+    rated = _rated(record, seat_rows, stats) if row["rated"] else []
     variant = row["variant"]
     if rated:
-        at, claimed = await _claim_order(
-            conn, match_id, variant, at, [s["user_id"] for s in rated]
-        )
+        at, claimed = await _claim_order(conn, variant, at, [s["user_id"] for s in rated])
         for s in stats:
             s["finished_at"] = at
     await conn.execute(insert(r.seat_stats), stats)
@@ -204,7 +206,7 @@ class Claimed:
 
 
 async def _claim_order(
-    conn: AsyncConnection, match_id: str, variant: str, at: datetime, users: list[int]
+    conn: AsyncConnection, variant: str, at: datetime, users: list[int]
 ) -> tuple[datetime, Claimed]:
     """Serialise rating updates of these players, and keep finish order = rating order.
 
@@ -217,11 +219,13 @@ async def _claim_order(
     then locked FOR NO KEY UPDATE, which, unlike FOR UPDATE, does not wait for the
     KEY SHARE locks that other batches' inserts take through their foreign keys.
     It may also be that the match finishing second started first, with the
-    earlier ``finished_at``; the rebuild, which orders by (finished_at, id), would
-    then rate the two in the other order. So a finish time earlier than one of the
-    players' last rated match is moved to a microsecond after it: the stored
-    order is the order the ratings were computed in. SQLite's single writer never
-    needs either, and the statements are harmless there.
+    earlier ``finished_at``; rated in finish order, the two would come out the
+    other way. So the time a match is rated at (``rating_history.at``, the seats'
+    ``seat_stats.finished_at`` and ``last_match_at``) is a microsecond after the
+    players' last rated match when its finish time is not later: the stored order
+    is the order the ratings were computed in, and the rebuild follows it (the match
+    row keeps its own finish time: it is play's). SQLite's single writer never needs
+    either, and the statements are harmless there.
 
     The lock is held until the commit, by every process's rating, so the statements
     after it are few: on PostgreSQL each is a round trip that the batch's other
@@ -253,9 +257,6 @@ async def _claim_order(
     last = max((x.last_match_at for x in current.values() if x.last_match_at), default=None)
     if last is not None and last >= at:
         at = last + timedelta(microseconds=1)
-        await conn.execute(
-            update(t.matches).where(t.matches.c.id == match_id).values(finished_at=at)
-        )
     return at, Claimed(opted, current)
 
 
@@ -339,25 +340,32 @@ async def set_listed(conn: AsyncConnection, user_id: int, opted_in: bool) -> Non
 
 async def rebuild(conn: AsyncConnection) -> int:
     """Recompute every rating and seat figure from the stored records; returns the
-    number of finished matches read. Deterministic: (finish time, id) order."""
+    number of finished matches read. Deterministic: the order the live ratings were
+    computed in (``rating_history.at``), then finish time, then id, for the rest."""
+    rated_at = {
+        match_id: at
+        for match_id, at in (
+            await conn.execute(
+                select(r.rating_history.c.match_id, func.min(r.rating_history.c.at)).group_by(
+                    r.rating_history.c.match_id
+                )
+            )
+        ).all()
+    }
     await conn.execute(delete(r.rating_history))
     await conn.execute(delete(r.player_ratings))
     await conn.execute(delete(r.seat_stats))
-    ids = (
-        (
-            await conn.execute(
-                select(t.matches.c.id)
-                .where(
-                    t.matches.c.status == "finished",
-                    t.matches.c.result.is_not(None),
-                    t.matches.c.finished_at.is_not(None),
-                )
-                .order_by(t.matches.c.finished_at, t.matches.c.id)
+    finished = (
+        await conn.execute(
+            select(t.matches.c.id, t.matches.c.finished_at).where(
+                t.matches.c.status == "finished",
+                t.matches.c.result.is_not(None),
+                t.matches.c.finished_at.is_not(None),
             )
         )
-        .scalars()
-        .all()
-    )
-    for match_id in ids:
-        await match_finished(conn, match_id)
-    return len(ids)
+    ).all()
+    for match_id, finished_at in sorted(
+        finished, key=lambda m: (rated_at.get(m.id, m.finished_at), m.id)
+    ):
+        await match_finished(conn, match_id, rated_at=rated_at.get(match_id, finished_at))
+    return len(finished)

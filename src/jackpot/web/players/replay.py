@@ -25,10 +25,10 @@ from jackpot.i18n import gettext, ngettext
 from jackpot.i18n.formats import number
 from jackpot.i18n.names import shown_name
 from jackpot.strategy.match_odds import PositionOdds
+from jackpot.web.base.edge.http import current_actor, db_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.http import current_actor, db_of
-from jackpot.web.base.models_daily import daily_entries
-from jackpot.web.base.templates import render
+from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.matches import store
 from jackpot.web.matches.seats import match_seats
 from jackpot.web.matches.views import load_record

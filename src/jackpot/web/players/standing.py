@@ -10,8 +10,8 @@ from functools import cache
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base import models_ratings as r
 from jackpot.web.base.errors import invalid
+from jackpot.web.base.tables import players as r
 from jackpot.web.players.ratings import (
     PROVISIONAL_SIGMA,
     START_MU,

@@ -1,21 +1,23 @@
-"""The matches anyone may watch now: public, between people, under way.
+"""The matches anyone may watch now: those made to be listed (``on_watch``), under way.
 
-Not a match with a bot or played alone (practice, a daily entry, whose dice must stay
-unseen until the day ends), nor a private one (an invitation's). Newest first, at
-most ``limit`` (JACKPOT_WATCH_LIST_SIZE), with each person's rating beside their name
-(matches/seats.py) and the round being played.
+Whatever makes a match says whether it is listed (matches/origin.py): a public
+match between people is; a match with a bot or played alone (practice, a daily
+entry, whose dice must stay unseen until the day ends) and a private one (an
+invitation's) are not. Newest first, at most ``limit`` (JACKPOT_WATCH_LIST_SIZE),
+with each person's rating beside their name (matches/seats.py) and the round being
+played.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import exists, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.engine import Match
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import iso
+from jackpot.web.base.storage.snapshots import match_of
+from jackpot.web.base.tables import core as t
 from jackpot.web.matches.seats import seats_of
 
 
@@ -23,7 +25,6 @@ async def live_matches(
     conn: AsyncConnection, viewer_id: int | None, limit: int
 ) -> list[dict[str, Any]]:
     """Public matches between people being played now, newest first, with their seats."""
-    bot_seat = exists().where(t.seats.c.match_id == t.matches.c.id, t.seats.c.is_bot.is_(True))
     rows = (
         await conn.execute(
             select(
@@ -35,10 +36,7 @@ async def live_matches(
             )
             .where(
                 t.matches.c.status == "playing",
-                t.matches.c.private.is_(False),
-                t.matches.c.seat_count >= 2,
-                t.matches.c.seed_hidden_until.is_(None),
-                ~bot_seat,
+                t.matches.c.on_watch.is_(True),
             )
             .order_by(t.matches.c.started_at.desc(), t.matches.c.id)
             .limit(limit)
@@ -49,7 +47,7 @@ async def live_matches(
         {
             "id": r.id,
             "variant": r.variant,
-            "round": Match.from_dict(r.state).round if r.state is not None else 0,
+            "round": m.round if (m := match_of(r._mapping)) is not None else 0,
             "deadline_seconds": r.deadline_seconds,
             "started": iso(r.started_at),
             "seats": [

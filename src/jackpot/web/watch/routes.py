@@ -14,8 +14,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from jackpot.web.base.http import current_actor, db_of, settings_of
-from jackpot.web.base.templates import render
+from jackpot.web.base.edge.http import current_actor, db_of, settings_of
+from jackpot.web.base.edge.templates import render
 from jackpot.web.play.watchers import watchers_of
 from jackpot.web.watch.listing import live_matches
 

@@ -26,7 +26,7 @@ from aiohttp.resolver import DefaultResolver
 
 from jackpot.i18n import N_
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.models_push import MAX_ENDPOINT
+from jackpot.web.base.tables.push import MAX_ENDPOINT
 
 LOCAL_NAMES = {"localhost", "127.0.0.1", "::1"}
 #: Special-purpose IPv6 ranges whose addresses stand for an IPv4 address, which a

@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jackpot.i18n import current_locale
 from jackpot.web.base.clock import utcnow
+from jackpot.web.base.edge.http import db_of, require_actor, settings_of
 from jackpot.web.base.errors import invalid
-from jackpot.web.base.http import db_of, require_actor, settings_of
-from jackpot.web.base.models_push import MAX_ENDPOINT
 from jackpot.web.base.settings import Settings
+from jackpot.web.base.tables.push import MAX_ENDPOINT
 from jackpot.web.notify.push import endpoints, store
 from jackpot.web.notify.push.keys import application_server_key
 

@@ -37,13 +37,14 @@ from sqlalchemy import and_, delete, exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.i18n import use_locale
-from jackpot.web.base import models as t
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.db import Database, insert_ignore
-from jackpot.web.base.models_notify import NOTICE_STATUSES, notices, rematch_offers
-from jackpot.web.base.models_push import push_sends, push_subscriptions
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.steps import Step
+from jackpot.web.base.storage.db import Database, insert_ignore
+from jackpot.web.base.tables import core as t
+from jackpot.web.base.tables.notify import NOTICE_STATUSES, notices
+from jackpot.web.base.tables.play import rematch_offers
+from jackpot.web.base.tables.push import push_sends, push_subscriptions
 from jackpot.web.notify.mailbox import ending, offer_open, still_true
 from jackpot.web.notify.notices import END_KINDS, GRACE, GRACE_SHARE, grace, move_early_reminders
 from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff

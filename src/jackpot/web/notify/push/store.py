@@ -22,8 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import conflict, invalid, not_found
-from jackpot.web.base.models_push import push_subscriptions as subs
 from jackpot.web.base.quotas import one_at_a_time
+from jackpot.web.base.tables.push import push_subscriptions as subs
 
 
 def _b64url(value: str, what: str, size: int) -> None:

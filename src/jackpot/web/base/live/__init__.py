@@ -1,0 +1,1 @@
+"""Live events: the bus (in process or over Redis) and what counts the open streams."""

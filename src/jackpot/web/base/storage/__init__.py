@@ -1,0 +1,1 @@
+"""The database underneath: connections, the one SQLite writer, group commit, migrations."""

@@ -1,0 +1,1 @@
+"""The database tables (SQLAlchemy Core): ``core`` for accounts and matches, one per feature."""
