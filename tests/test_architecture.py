@@ -621,3 +621,37 @@ def test_what_may_be_seen_is_decided_in_disclosure_alone() -> None:
             if compared or tested or strength:
                 wrong.append(f"{_rel(m)}:{node.lineno}: {ast.unparse(node)[:80]}")
     assert not wrong, "what may be seen, decided outside disclosure.py:\n" + "\n".join(wrong)
+
+
+#: Inside a package, wings that stand above others: none of the lower imports a higher.
+WINGS_ABOVE = {
+    PLAY: [f"{PLAY}.edge", PLAY, f"{PLAY}.storage"],
+    BASE: [f"{BASE}.edge", f"{BASE}.storage", f"{BASE}.live"],
+}
+
+
+def _wing(name: str, order: list[str]) -> int | None:
+    """The index in ``order`` of the wing ``name`` is in (the package's root: its
+    own index), or None for a module in none of them."""
+    for i, wing in enumerate(order):
+        if name.startswith(wing + ".") and not any(
+            name.startswith(w + ".") for w in order if w != wing and w.startswith(wing + ".")
+        ):
+            return i
+    return None
+
+
+def test_wings_inside_play_and_base_stand_one_way() -> None:
+    wrong = []
+    for order in WINGS_ABOVE.values():
+        for m in MODULES.values():
+            here = _wing(m.name, order)
+            if here is None:
+                continue
+            for t in m.imports:
+                there = _wing(t, order)
+                if there is not None and there < here:
+                    wrong.append(f"{m.name} -> {t} ({order[there]} stands above {order[here]})")
+    assert _wing(f"{PLAY}.storage.match_sql", WINGS_ABOVE[PLAY]) == 2
+    assert _wing(f"{PLAY}.moves", WINGS_ABOVE[PLAY]) == 1
+    assert not wrong, "imports against the wings' order:\n" + "\n".join(sorted(wrong))

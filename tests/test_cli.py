@@ -203,3 +203,30 @@ def test_verify_of_a_daily_entry_before_its_day_closes(tmp_path: Path) -> None:
     path.write_text(json.dumps(tampered))
     done = jackpot("verify", str(path))
     assert done.returncode == 1 and done.stdout.startswith("INVALID: result.total: record says")
+
+
+def test_verify_reads_a_v4_record_and_waits_for_its_parts(tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "fair-play.md").read_text(encoding="utf-8")
+    block = doc.split("### A whole record with parts and spares", 1)[1]
+    record = json.loads(block.split("```json\n", 1)[1].split("```", 1)[0])
+    assert record["format"] == "jackpot-record/4"
+    path = tmp_path / "v4.json"
+    path.write_text(json.dumps(record))
+    done = jackpot("verify", str(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "valid: classic, 2 seats, 5 throws, winner seat 0 (ben)",
+        "  origin: a challenge (c_3f2a)",
+    ]
+    for part in record["parts"]:
+        part["part"] = None
+    record["seats"][1]["seed_by"] = "server"
+    path.write_text(json.dumps(record))
+    done = jackpot("verify", "-v", str(path))
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "NOT YET VERIFIABLE: the parts of the server seed are not published yet" in done.stdout
+    assert "ok  spares: each seat had 1 spare deadline(s)" in done.stdout
+    assert (
+        "  client seed: the server made the part of seat 1 (ana), as none was sent with the seat"
+        in done.stdout
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from a11y import axe_violations, describe
@@ -176,3 +177,31 @@ def test_a_daily_entry_is_shown_against_par_and_one_still_played_waits(
     expect(page.locator("#verify-summary")).to_have_text("✗ Not verified.", timeout=30000)
     expect(page.locator("#verify-problem-text")).to_contain_text("the total")
     expect(page.locator("#verify-daily")).to_be_hidden()
+
+
+def test_a_v4_record_verifies_and_its_notes_are_shown(
+    page: Page, live_server
+) -> None:  # type: ignore[no-untyped-def]
+    """A record whose seed is made of parts, with a spare used, verifies in the browser;
+    its origin and a client seed the server made are said after the checks, as notes."""
+    doc = (Path(__file__).parents[2] / "docs" / "fair-play.md").read_text(encoding="utf-8")
+    block = doc.split("### A whole record with parts and spares", 1)[1]
+    record = json.loads(block.split("```json\n", 1)[1].split("```", 1)[0])
+    record["seats"][1]["seed_by"] = "server"
+    page.goto(live_server.url + "/verify")
+    page.fill("#record-text", json.dumps(record))
+    page.click("#verify-button")
+    expect(page.locator("#verify-summary")).to_contain_text("✓", timeout=30000)
+    checks = page.locator("#verify-checks li.check:not(.note)")
+    expect(checks.filter(has_text="The server seed is made of 2 parts")).to_have_count(1)
+    expect(checks.filter(has_text="Each player had 1 spare deadline")).to_have_count(1)
+    notes = page.locator("#verify-checks li.note")
+    expect(notes).to_have_text(
+        [
+            "ℹ The record says this was a challenge (c_3f2a); that changes nothing checked here.",
+            "ℹ ana sent no client seed, so the server made one: that piece gave ana no say in "
+            "the dice.",
+        ]
+    )
+    serious = [v for v in axe_violations(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, describe(serious)

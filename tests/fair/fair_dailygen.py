@@ -16,13 +16,15 @@ from hypothesis import strategies as st
 
 from jackpot.engine import RULES, DailyResult, Match, Option, Thrown, Variant
 from jackpot.fair import (
+    BY_NUMBER,
+    BY_POSITION,
     DailyDeal,
     Record,
     RecordEvent,
     SeatEntry,
     commitment,
     daily_client_seed,
-    throw_dice,
+    dice_due,
 )
 from jackpot.fair.recorder import append_events
 
@@ -39,6 +41,8 @@ class DailyPlan:
     ending: Ending
     #: Whether the record shows the seed (the day has closed); never for "playing".
     published: bool
+    #: The deal's dice go by position (jackpot-record/4), else by number.
+    by_position: bool = False
 
 
 @dataclass
@@ -49,7 +53,9 @@ class PlayedDaily:
 
 
 @st.composite
-def daily_plans(draw: st.DrawFn, ending: Ending | None = None) -> DailyPlan:
+def daily_plans(
+    draw: st.DrawFn, ending: Ending | None = None, by_position: bool = False
+) -> DailyPlan:
     chosen = ending if ending is not None else draw(st.sampled_from(ENDINGS))
     day = draw(st.dates(min_value=date(2026, 1, 1), max_value=date(2099, 12, 31)))
     return DailyPlan(
@@ -59,6 +65,7 @@ def daily_plans(draw: st.DrawFn, ending: Ending | None = None) -> DailyPlan:
         play_seed=draw(st.integers(0, 2**32 - 1)),
         ending=chosen,
         published=chosen != "playing" and (chosen == "day_closed" or draw(st.booleans())),
+        by_position=by_position,
     )
 
 
@@ -71,6 +78,10 @@ def play_daily(plan: DailyPlan) -> PlayedDaily:
     # Where an entry that does not reach its end stops: a turn, and a moment in it.
     stop_turn = rng.randrange(10)
     stop_after = rng.randrange(8)
+    if stop_turn == 9:
+        # The last turn may end before any later moment (a dead first throw): an entry
+        # that is not to be finished stops before its first move there.
+        stop_after = 0
     while not match.finished:
         turn = match.turn
         assert turn is not None
@@ -83,7 +94,9 @@ def play_daily(plan: DailyPlan) -> PlayedDaily:
             continue
         if turn.dice is None:
             count = rng.choice((1, 2)) if match.may_throw_one_die else 2
-            dice = throw_dice(plan.server_seed, client_seed, match.throws, count)
+            dice = dice_due(
+                plan.server_seed, client_seed, match, count, by_position=plan.by_position
+            )
             match, events = match.throw(0, dice)
             for e in events:
                 if isinstance(e, Thrown):
@@ -106,6 +119,6 @@ def play_daily(plan: DailyPlan) -> PlayedDaily:
         result=result,
         joined=(0,),
         rules=RULES,
-        daily=DailyDeal(plan.date),
+        daily=DailyDeal(plan.date, dice=BY_POSITION if plan.by_position else BY_NUMBER),
     )
     return PlayedDaily(record=record, offered=offered)

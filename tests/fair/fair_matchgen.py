@@ -13,6 +13,10 @@ rules of /3 (``rules``): people join first (in the order of their client-seed pa
 then the bots; the seed draws the order of play, and ``bots`` then says nothing about
 where the bots sit, only how many there are. Without ``drawn`` it is a /1, played by
 the rules of /1 and /2.
+
+A /4 plan (``plans_v4``) adds what jackpot-record/4 has: a server seed made of one part
+per person (a tournament table's with its round and table), and spare deadlines, where
+a seat's missed deadline goes through ``Match.deadline_passed`` (a spare, or out).
 """
 
 from __future__ import annotations
@@ -28,10 +32,14 @@ from jackpot.fair import (
     RecordEvent,
     RecordResult,
     SeatEntry,
+    SeedPart,
+    TournamentTable,
     bot_strength,
     combine_client_seeds,
     commitment,
     order_of_play,
+    part_commitment,
+    seed_from_parts,
     throw_dice,
 )
 from jackpot.fair.recorder import append_events
@@ -58,6 +66,19 @@ class Plan:
     drawn: bool = False
     #: The rules played (Match.rules); RULES with ``drawn`` makes a jackpot-record/3.
     rules: int = RULES_BEFORE_SHARED_PLACE
+    #: /4: the server seed's parts, one per person in joining order (server_seed unused).
+    seed_parts: tuple[str, ...] = ()
+    tournament: TournamentTable | None = None
+    #: /4: spare deadlines per seat, and the chance, before each move a person owes,
+    #: that its deadline passes (``Match.deadline_passed``: a spare, or out).
+    spares: int = 0
+    deadline_rate: float = 0.0
+
+    @property
+    def seed(self) -> str:
+        if self.seed_parts:
+            return seed_from_parts(self.seed_parts, self.tournament)
+        return self.server_seed
 
 
 @dataclass
@@ -94,12 +115,46 @@ def plans(draw: st.DrawFn, variant: Variant | None = None) -> Plan:
     )
 
 
+@st.composite
+def plans_v4(draw: st.DrawFn) -> Plan:
+    """A /4 match: parts (one per person, maybe at a tournament table) or spares, or both."""
+    base = draw(plans())
+    people = sum(not b for b in base.bots)
+    with_parts = people > 0 and draw(st.booleans())
+    spares = draw(st.integers(0 if with_parts else 1, 5))
+    parts = (
+        tuple(draw(st.binary(min_size=32, max_size=32)).hex() for _ in range(people))
+        if with_parts
+        else ()
+    )
+    table = None
+    if with_parts and draw(st.booleans()):
+        table = TournamentTable(
+            id=f"t_{draw(st.integers(0, 999))}", round=draw(st.integers(1, 15)),
+            table=draw(st.integers(1, 40)),
+        )
+    return Plan(
+        variant=base.variant,
+        bots=base.bots,
+        server_seed=base.server_seed,
+        client_parts=base.client_parts,
+        play_seed=base.play_seed,
+        leave_rate=draw(st.sampled_from([0.01, 0.03, 0.1])),
+        drawn=True,
+        rules=RULES,
+        seed_parts=parts,
+        tournament=table,
+        spares=spares,
+        deadline_rate=draw(st.sampled_from([0.0, 0.05, 0.2])),
+    )
+
+
 def seating(plan: Plan, client_seed: str) -> tuple[tuple[bool, ...], tuple[int, ...] | None]:
     """Which seats (in the order of play) are bots, and ``joined`` for a drawn plan."""
     if not plan.drawn:
         return plan.bots, None
     people = sum(not b for b in plan.bots)
-    joined = order_of_play(plan.server_seed, client_seed, len(plan.bots), people=people)
+    joined = order_of_play(plan.seed, client_seed, len(plan.bots), people=people)
     return tuple(j >= people for j in joined), joined
 
 
@@ -108,8 +163,9 @@ def play(plan: Plan) -> Played:
     client_seed = combine_client_seeds(plan.client_parts)
     seats = len(plan.bots)
     bots, joined = seating(plan, client_seed)
+    server_seed = plan.seed
     strengths: list[Strength | None] = [
-        bot_strength(plan.server_seed, client_seed, s) if is_bot else None
+        bot_strength(server_seed, client_seed, s) if is_bot else None
         for s, is_bot in enumerate(bots)
     ]
     names = []
@@ -126,7 +182,7 @@ def play(plan: Plan) -> Played:
         else:
             bot_no += 1
             names.append(f"Bot {bot_no}")
-    match = Match.new(plan.variant, seats, rules=plan.rules)
+    match = Match.new(plan.variant, seats, rules=plan.rules, spares=plan.spares)
     log: list[RecordEvent] = []
     offered: dict[int, tuple[Option, ...]] = {}
     open_before: dict[int, frozenset[int]] = {}
@@ -143,10 +199,17 @@ def play(plan: Plan) -> Played:
             leaver = rng.choice(in_humans)
             # Only the seat that owes a move can miss its deadline; anyone may resign.
             reason = "timeout" if leaver == turn.seat and rng.random() < 0.5 else "resigned"
-            match, events = match.leave(leaver, reason)
+            if reason == "timeout" and plan.spares:
+                match, events = match.deadline_passed(leaver)  # a spare while it has one
+            else:
+                match, events = match.leave(leaver, reason)
             append_events(log, events)
             continue
         strength = strengths[turn.seat]
+        if strength is None and plan.deadline_rate and rng.random() < plan.deadline_rate:
+            match, events = match.deadline_passed(turn.seat)
+            append_events(log, events)
+            continue
         if turn.dice is None:
             if strength is not None:
                 count = choose_dice_count(plan.variant, strength, turn.open)
@@ -154,7 +217,7 @@ def play(plan: Plan) -> Played:
                 count = rng.choice((1, 2)) if match.may_throw_one_die else 2
             n = match.throws
             open_before[n] = turn.open
-            dice = throw_dice(plan.server_seed, client_seed, n, count)
+            dice = throw_dice(server_seed, client_seed, n, count)
             match, events = match.throw(turn.seat, dice)
             for e in events:
                 if isinstance(e, Thrown):
@@ -174,8 +237,8 @@ def play(plan: Plan) -> Played:
         deadline_seconds=rng.choice((60, 3600, 86400, 604800)),
         created="2026-11-30T10:00:00Z",
         seats=tuple(SeatEntry(name, s) for name, s in zip(names, strengths, strict=True)),
-        commitment=commitment(plan.server_seed),
-        server_seed=plan.server_seed,
+        commitment=commitment(server_seed),
+        server_seed=server_seed,
         client_seed=client_seed,
         events=tuple(log),
         result=RecordResult(
@@ -187,6 +250,11 @@ def play(plan: Plan) -> Played:
         ),
         joined=joined,
         rules=plan.rules,
+        parts=tuple(SeedPart(part_commitment(p), p) for p in plan.seed_parts)
+        if plan.seed_parts
+        else None,
+        tournament=plan.tournament,
+        spares=plan.spares,
     )
     return Played(record=record, offered=offered, open_before=open_before)
 

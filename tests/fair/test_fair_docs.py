@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
+import subprocess
+import sys
 from itertools import islice
 from pathlib import Path
 
@@ -11,11 +15,16 @@ import pytest
 
 from jackpot.engine import THROW_STRIDE, DailyResult, throw_number
 from jackpot.fair import (
+    TournamentTable,
     bot_strength,
     byte_stream,
     commitment,
     daily_client_seed,
     draw_order,
+    part_commitment,
+    position_dice,
+    position_label,
+    seed_from_parts,
     throw_dice,
     verify,
 )
@@ -190,3 +199,106 @@ def test_the_whole_daily_entry_verifies_against_the_par_in_the_doc() -> None:
     shown = re.search(r"A daily entry's result:\n\n```json\n(.*?)```", DOC, re.S)
     assert shown is not None and json.loads(shown.group(1)) == record["result"]
     assert "416 in all, no jackpot, against par's 1 jackpot and\n173" in DOC
+
+
+# -- jackpot-record/4: seeds made of parts, the daily deal by position, spares -------
+
+
+def _rows_after(heading: str, header: str) -> list[list[str]]:
+    """Cells of the first table with ``header`` after the line ``heading``."""
+    lines = DOC.splitlines()
+    start = lines.index(heading)
+    at = next(i for i in range(start, len(lines)) if lines[i].startswith(header))
+    rows = []
+    for line in lines[at + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip().strip("`") for c in line.strip("|").split("|")])
+    return rows
+
+
+PART_2 = "74291ea14082e35353432f6c8d98d3ad25b90f762401aa5a321d078fd81e6ce0"
+PARTS = {"P1": SEEDS["S1"], "P2": PART_2}
+
+
+def test_the_parts_vectors() -> None:
+    rows = _rows_after("### Seeds made of parts", "| parts | tournament table |")
+    assert len(rows) == 2
+    assert part_commitment(PART_2) in DOC
+    for names, table, seed, promised, first, second in rows:
+        parts = [PARTS[name.strip()] for name in names.split(",")]
+        at = None
+        if table:
+            found = re.fullmatch(r"round (\d+), table (\d+)", table)
+            assert found is not None
+            at = TournamentTable("t", int(found[1]), int(found[2]))
+        assert seed_from_parts(parts, at) == seed
+        assert commitment(seed) == promised
+        client = "3fa94c1de2b07a55.ana"
+        assert [list(throw_dice(seed, client, n)) for n in (0, 1)] == [
+            json.loads(first),
+            json.loads(second),
+        ]
+
+
+def test_the_by_position_vectors_and_par() -> None:
+    rows = _rows_after("### The daily deal by position", "| date | variant | turn t |")
+    assert len(rows) == 5
+    for day, variant, turn, tiles, count, first, dice in rows:
+        client = daily_client_seed(day, variant)
+        label = position_label(client, int(turn), [int(t) for t in tiles])
+        assert label == f"{client}:{turn}:{tiles}"
+        assert list(position_dice(SEEDS["S1"], client, int(turn), map(int, tiles), int(count))) == (
+            json.loads(dice)
+        )
+        assert bytes(islice(byte_stream(SEEDS["S1"], label), 4)).hex() == first
+    par = _rows_after("### The daily deal by position", "| date | variant | turn scores |")
+    for day, variant, scores, jackpots, total in par:
+        v = variant.removesuffix(" (by position)")
+        result = daily_par(SEEDS["S1"], day, v, by_position=True).result
+        assert result == DailyResult(tuple(json.loads(scores)), int(jackpots), int(total))
+
+
+def test_the_whole_record_with_parts_and_spares_verifies() -> None:
+    record = json.loads(_json_block("A whole record with parts and spares"))
+    assert record["format"] == "jackpot-record/4"
+    v = verify(record)
+    assert v.ok, v.problem
+    assert v.summary == "valid: classic, 2 seats, 5 throws, winner seat 0 (ben)"
+    assert v.notes == ["origin: a challenge (c_3f2a)"]
+    assert record["server_seed"] == _rows_after(
+        "### Seeds made of parts", "| parts | tournament table |"
+    )[0][2]
+    hidden = json.loads(json.dumps(record))
+    for part in hidden["parts"]:
+        part["part"] = None
+    waiting = verify(hidden)
+    assert waiting.awaiting_parts and not waiting.ok
+    plain = {k: v for k, v in record.items() if k not in ("parts", "spares", "origin")}
+    plain["events"] = [e for e in record["events"] if e["type"] != "spare"]
+    plain["format"] = "jackpot-record/3"
+    assert verify(plain).ok
+
+
+def test_step_2_builds_the_client_seed_of_a_selfplay_match() -> None:
+    """A verifier written from step 2 accepts what `jackpot selfplay` writes: without a
+    person the client seed is the text whoever ran it chose, `selfplay` by default."""
+    step_2 = DOC[DOC.index("### 2. The client seed") : DOC.index("### 3. The byte stream")]
+    assert "`jackpot selfplay --client-seed X` plays with the" in step_2
+    assert "client seed `X`, and with `selfplay` when no `--client-seed` is given" in step_2
+    assert 'has the empty client seed `""`' not in DOC
+    for given, expected in ((["--client-seed", "demo-7"], "demo-7"), ([], "selfplay")):
+        done = subprocess.run(
+            [sys.executable, "-m", "jackpot.cli", "selfplay", "--seats", "3",
+             "--server-seed", SEEDS["S2"], *given],
+            capture_output=True, text=True, check=True,
+        )
+        record = json.loads(done.stdout)
+        assert not any(seat["bot"] is None for seat in record["seats"])
+        assert record["client_seed"] == expected
+        # The dice come from exactly that client seed (an independent HMAC reading).
+        first = record["events"][0]
+        key, label = SEEDS["S2"].encode(), f"{expected}:{first['n']}".encode()
+        kept = [b % 6 + 1 for b in hmac.new(key, label, hashlib.sha256).digest() if b < 252]
+        assert first["dice"] == kept[: len(first["dice"])]
+        assert verify(record).ok

@@ -131,8 +131,9 @@ _DELETE = object()
 MALFORMED = [
     (
         "format",
-        "jackpot-record/4",
-        "format: expected 'jackpot-record/1', 'jackpot-record/2' or 'jackpot-record/3'",
+        "jackpot-record/5",
+        "format: expected 'jackpot-record/1', 'jackpot-record/2', 'jackpot-record/3' or "
+        "'jackpot-record/4'",
     ),
     ("format", "jackpot-record/3", "record: missing field 'joined'"),
     ("format", "jackpot-record/2", "record: missing field 'joined'"),

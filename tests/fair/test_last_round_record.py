@@ -78,7 +78,8 @@ def test_a_classic_record_with_a_mark_is_refused() -> None:
 
 def test_only_a_tournament_tables_record_may_carry_it() -> None:
     record = table_record()
-    older = copy.deepcopy(record)
-    older["format"] = "jackpot-record/2"
+    assert record["format"] == "jackpot-record/4" and record["tournament"]["round"] == 1
+    plain = {k: v for k, v in record.items() if k not in ("tournament", "parts", "spares")}
+    plain["format"] = "jackpot-record/3"
     with pytest.raises(RecordFormatError, match="only a tournament table's"):
-        parse_record(older)
+        parse_record(plain)

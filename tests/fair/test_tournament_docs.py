@@ -7,7 +7,7 @@ from pathlib import Path
 
 from jackpot.engine import pair, table_sizes
 from jackpot.fair import commitment, throw_dice
-from jackpot.fair.table_seeds import table_server_seed
+from jackpot.fair.parts import TournamentTable, seed_from_parts
 from jackpot.fair.verify_tournament import verify_tournament
 
 DOC = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text(encoding="utf-8")
@@ -25,7 +25,7 @@ def test_the_example_export_verifies() -> None:
 
 def test_the_seed_vector() -> None:
     parts = re.findall(r"parts `([0-9a-f]{64})` and\n`([0-9a-f]{64})`", DOC)[0]
-    seed = table_server_seed(list(parts), 3, 2)
+    seed = seed_from_parts(list(parts), TournamentTable("t", 3, 2))
     assert f"server seed `{seed}`" in DOC
     assert f"`{commitment(parts[1])}`" in DOC
     assert throw_dice(seed, "3fa94c1de2b07a55.ana", 0) == (1, 1)

@@ -182,10 +182,19 @@ def test_a_changed_part_is_refused(doc: dict[str, Any]) -> None:
     entry["part"] = part(99)
     problem = expect(doc, "entries[2] (cy): the part's SHA-256 is")
     assert "not the commitment" in problem
-    # A part swapped with its commitment: every table of cy's has another seed.
+    # A part swapped with its commitment: the tables' records name another.
     entry["commitment"] = commitment(part(99))
-    problem = expect(doc, "the record's commitment is")
-    assert "but the players' parts with ':r1:t" in problem
+    problem = expect(doc, "round 1, table 1 (dan, hal and cy): the record's parts[2] is committed")
+    assert f"but cy entered with the commitment {commitment(part(99))}" in problem
+
+
+def test_a_record_whose_seed_is_not_made_of_its_parts_is_refused(doc: dict[str, Any]) -> None:
+    record = doc["rounds"][3]["tables"][0]["record"]
+    record["tournament"]["table"] = 2  # the suffix now says another table
+    expect(doc, "round 4, table 1 (")
+    record["tournament"]["table"] = 1
+    record["parts"][0]["part"] = part(98)
+    expect(doc, "the record shows " + part(98))
 
 
 def test_a_changed_bye_or_withdrawal_is_refused() -> None:

@@ -307,7 +307,7 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         r["events"][i]["dice"] = fair[:1]
 
     def wrong_format(r):
-        r["format"] = "jackpot-record/4"
+        r["format"] = "jackpot-record/5"
 
     def v2_without_joined(r):
         r["format"] = "jackpot-record/2"
@@ -331,8 +331,9 @@ def test_tampered_records_are_rejected_with_the_right_words() -> None:
         (jackpot_one_die, f"throw {n}: one die was thrown, but one die is allowed only in Classic"),
         (
             wrong_format,
-            'this page cannot check this kind of record: it says it is "jackpot-record/4", '
-            "and the page checks jackpot-record/1, jackpot-record/2, or jackpot-record/3",
+            'this page cannot check this kind of record: it says it is "jackpot-record/5", '
+            "and the page checks jackpot-record/1, jackpot-record/2, jackpot-record/3, or "
+            "jackpot-record/4",
         ),
         (v2_without_joined, "the record's order of play is damaged"),
         (v1_with_joined, "the record says it is an older jackpot-record/1, yet it holds an order"),

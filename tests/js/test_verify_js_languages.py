@@ -24,13 +24,17 @@ from test_verify_js import (
 )
 from test_verify_js_crosscheck import random_record, shared_place_records
 from test_verify_js_daily import daily_record, tamper
+from test_verify_js_v4 import position_entry, v4_record
 
 from jackpot.engine import Variant
+from jackpot.fair import TournamentTable
 from jackpot.i18n.catalogs import translations
 from jackpot.i18n.jinja import js_catalog
 
 STATIC = Path(__file__).parents[2] / "src" / "jackpot" / "static"
-WORDS = (STATIC / "verify-words.js", STATIC / "verify-words-daily.js")
+WORDS = tuple(
+    STATIC / name for name in ("verify-words.js", "verify-words-daily.js", "verify-words-v4.js")
+)
 PLACEHOLDER = re.compile(r"\{\w+\}")
 LANGS = ("pt", "ms", "et", "sk")
 
@@ -94,8 +98,28 @@ def records() -> list[dict[str, Any]]:
 
     rng = random.Random(8)
     finished = daily_record(rng, "finished", published=True)
+    table = v4_record(
+        random.Random(5), people=2, table=TournamentTable("t_9", 3, 2), spares=1, miss=0.3,
+        variant=Variant.CLASSIC,
+    )
+    table["origin"] = {"kind": "tournament", "id": "t_9"}
+    table["seats"][0]["seed_by"] = "server"
+    spare = next(k for k, e in enumerate(table["events"]) if e["type"] == "spare")
+    hidden = copy.deepcopy(table)
+    for part in hidden["parts"]:
+        part["part"] = None
+    by_position = position_entry(random.Random(6), Variant.CLASSIC)
     return [
         base,
+        table,
+        hidden,
+        by_position,
+        tampered(table, lambda r: r["parts"][0].update(commitment="f" * 64)),
+        tampered(table, lambda r: r["tournament"].update(round=4)),
+        tampered(table, lambda r: r["events"].insert(spare, r["events"][spare])),
+        tampered(table, lambda r: r.pop("parts")),
+        tampered(base, lambda r: r.update(format="jackpot-record/4")),
+        tampered(by_position, lambda r: r["events"][0].update(dice=[6, 1])),
         *shared_place_records(1),
         finished,
         daily_record(rng, "gave_up", published=True),

@@ -14,20 +14,22 @@ from jackpot.fair import RecordFormatError, parse_record
 from jackpot.fair.verify import DailyReport, verify
 from jackpot.fair.verify_daily import result_words, versus_words
 
-#: Exit statuses: valid, a difference, not a readable record, the seed not published yet.
+#: Exit statuses: valid, a difference, not a readable record, the seed (or its parts) not
+#: published yet.
 VALID, INVALID, UNREADABLE, AWAITING_SEED = 0, 1, 2, 3
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "verify",
-        help="check a match record or daily entry (jackpot-record/1, /2 or /3) against its seed",
-        description="Replay a jackpot-record/1, /2 or /3 from its published seed: the order of "
-        "play, every die, option, cover, bot choice and the result, each format by its own "
-        "rules; a daily entry's turns and score, and par (the best bot on the same dice). "
+        help="check a match record or daily entry (jackpot-record/1 to /4) against its seed",
+        description="Replay a jackpot-record/1, /2, /3 or /4 from its published seed: the "
+        "parts it is made of, the order of play, every die, option, cover, bot choice, the "
+        "spare deadlines and the result, each format by its own rules; a daily entry's turns "
+        "and score, and par (the best bot on the same dice). "
         f"Exit {VALID} when valid, {INVALID} at the first difference, {UNREADABLE} when the "
         f"input is not a readable record, {AWAITING_SEED} when what can be checked holds but "
-        "the server seed is not published yet.",
+        "the server seed, or the parts it is made of, are not published yet.",
     )
     p.add_argument("file", help="record file, or - for standard input")
     p.add_argument("-v", "--verbose", action="store_true", help="list every check made")
@@ -46,7 +48,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return UNREADABLE
     except RecordFormatError as exc:
-        print(f"not a jackpot record (/1, /2 or /3): {exc}", file=sys.stderr)
+        print(f"not a jackpot record (/1 to /4): {exc}", file=sys.stderr)
         return UNREADABLE
     report = verify(record)
     if args.verbose:
@@ -54,15 +56,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"ok  {check}")
     if report.ok:
         print(report.summary)
-    elif report.awaiting_seed:
+    elif report.waiting:
         print(f"NOT YET VERIFIABLE: {report.problem}")
     else:
         print(f"INVALID: {report.problem}")
-    if report.daily is not None and (report.ok or report.awaiting_seed):
+    for note in report.notes:
+        print(f"  {note}")
+    if report.daily is not None and (report.ok or report.waiting):
         print_daily(report.daily)
     if report.ok:
         return VALID
-    return AWAITING_SEED if report.awaiting_seed else INVALID
+    return AWAITING_SEED if report.waiting else INVALID
 
 
 def _scores(result: DailyResult) -> str:

@@ -27,11 +27,19 @@ from jackpot.engine.events import (
     LastRound,
     MatchEnded,
     SeatOut,
+    SpareUsed,
     Thrown,
     TurnEnded,
     TurnStarted,
 )
-from jackpot.engine.match import REASONS, RULES, RULES_BEFORE_SHARED_PLACE, Match, Turn
+from jackpot.engine.match import (
+    MAX_SPARES,
+    REASONS,
+    RULES,
+    RULES_BEFORE_SHARED_PLACE,
+    Match,
+    Turn,
+)
 from jackpot.engine.pairing import LOOKAHEAD_TABLES, Pairing, pair, pair_round
 from jackpot.engine.result import Result
 from jackpot.engine.swiss import (
@@ -67,6 +75,7 @@ __all__ = [
     "BYE_POINTS",
     "FULL",
     "LOOKAHEAD_TABLES",
+    "MAX_SPARES",
     "MAX_TABLE",
     "MIN_TABLE",
     "REASONS",
@@ -95,6 +104,7 @@ __all__ = [
     "RoundPlayed",
     "SeatIsOut",
     "SeatOut",
+    "SpareUsed",
     "Standing",
     "TablePlayed",
     "Thrown",

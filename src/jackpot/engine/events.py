@@ -83,6 +83,18 @@ class SeatOut:
 
 
 @dataclass(frozen=True, slots=True)
+class SpareUsed:
+    """A seat's deadline passed and one of its spares was used: its deadline starts again."""
+
+    seat: int
+    #: The seat's spares left after this one.
+    left: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "spare_used", "seat": self.seat, "left": self.left}
+
+
+@dataclass(frozen=True, slots=True)
 class MatchEnded:
     #: A DailyResult when a daily entry ends.
     result: Result | DailyResult
@@ -101,4 +113,4 @@ class LastRound:
         return {"type": "last_round", "round": self.round}
 
 
-Event = Thrown | Covered | TurnStarted | TurnEnded | SeatOut | MatchEnded | LastRound
+Event = Thrown | Covered | TurnStarted | TurnEnded | SeatOut | SpareUsed | MatchEnded | LastRound

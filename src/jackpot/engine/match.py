@@ -17,7 +17,6 @@ from typing import Any, Literal
 
 from jackpot.engine.daily import THROW_STRIDE, TURNS, DailyResult, daily_result
 from jackpot.engine.errors import (
-    BadDice,
     IllegalMove,
     MatchOver,
     NotOnOffer,
@@ -32,6 +31,7 @@ from jackpot.engine.events import (
     LastRound,
     MatchEnded,
     SeatOut,
+    SpareUsed,
     Thrown,
     TurnEnded,
     TurnStarted,
@@ -41,6 +41,7 @@ from jackpot.engine.tiles import (
     FULL,
     Option,
     Variant,
+    check_dice,
     describe_dice,
     describe_options,
     describe_tiles,
@@ -57,6 +58,8 @@ RULES = 3
 #: The rules of jackpot-record/1 and /2, kept by a match begun before /3 (its
 #: snapshot has no "rules") so that it ends as it began.
 RULES_BEFORE_SHARED_PLACE = 2
+#: The most spare deadlines a match may give each seat (0, as before spares: none).
+MAX_SPARES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,15 +96,20 @@ class Match:
     daily_turns: int | None = None
     #: A daily entry's scores of its finished turns so far, in order.
     turn_scores: tuple[int, ...] = ()
+    #: The spare deadlines each seat was given, and each seat's left (deadline_passed).
+    spares: int = 0
+    spares_left: tuple[int, ...] = ()
     #: The match ends with the round in progress (``end_after_round``).
     last_round: bool = False
 
     @classmethod
-    def new(cls, variant: Variant, seats: int, *, rules: int = RULES) -> Match:
+    def new(cls, variant: Variant, seats: int, *, rules: int = RULES, spares: int = 0) -> Match:
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"a match has 1 to {MAX_SEATS} seats, not {seats}")
         if rules not in (RULES_BEFORE_SHARED_PLACE, RULES):
             raise ValueError(f"the rules are {RULES_BEFORE_SHARED_PLACE} or {RULES}, not {rules}")
+        if not 0 <= spares <= MAX_SPARES:
+            raise ValueError(f"a seat has 0 to {MAX_SPARES} spare deadlines, not {spares}")
         return cls(
             variant=Variant(variant),
             seats=seats,
@@ -114,6 +122,8 @@ class Match:
             turn=Turn(seat=0),
             result=None,
             rules=rules,
+            spares=spares,
+            spares_left=(spares,) * seats,
         )
 
     @classmethod
@@ -157,22 +167,7 @@ class Match:
                 variant=self.variant.value,
             )
         dice = tuple(dice)
-        if len(dice) not in (1, 2) or any(
-            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
-        ):
-            raise BadDice(
-                f"a throw is one or two dice from 1 to 6, not {list(dice)}",
-                "dice_range",
-                given=list(dice),
-            )
-        if len(dice) == 1 and not may_throw_one_die(self.variant, turn.open):
-            classic = self.variant is Variant.CLASSIC
-            raise BadDice(
-                "one die is allowed only in Classic, once 7, 8 and 9 are all covered"
-                if classic
-                else "Jackpot is always played with two dice",
-                "one_die_classic" if classic else "one_die_jackpot",
-            )
+        check_dice(self.variant, turn.open, dice)
         n = self.throws
         offered = options(self.variant, turn.open, dice)
         events: list[Event] = [Thrown(n=n, seat=seat, dice=dice, options=offered)]
@@ -229,6 +224,16 @@ class Match:
         if self.turn is not None and self.turn.seat == seat:
             return after._advance(seat, events)
         return after, events
+
+    def deadline_passed(self, seat: int) -> tuple[Match, list[Event]]:
+        """The deadline of the move ``seat`` owes passed: a spare is used if it has one
+        left (its deadline starts again; no die changes), else it is out by timeout."""
+        self._turn_of(seat)
+        left = self.spares_left[seat] - 1
+        if left < 0:
+            return self.leave(seat, "timeout")
+        spares_left = (*self.spares_left[:seat], left, *self.spares_left[seat + 1 :])
+        return replace(self, spares_left=spares_left), [SpareUsed(seat=seat, left=left)]
 
     def end_after_round(self) -> tuple[Match, list[Event]]:
         """A tournament round's time ran out: the match ends with the round in progress, placed
@@ -345,16 +350,19 @@ class Match:
 
     def to_dict(self) -> dict[str, Any]:
         turn = self.turn
-        daily: dict[str, Any] = (
+        extra: dict[str, Any] = (
             {}
             if self.daily_turns is None
             else {"daily_turns": self.daily_turns, "turn_scores": list(self.turn_scores)}
         )
+        if self.spares:  # a snapshot without them loads with none (from_dict)
+            extra |= {"spares": self.spares, "spares_left": list(self.spares_left)}
+        if self.last_round:  # likewise: a snapshot without it ends as ever
+            extra["last_round"] = True
         return {
             "variant": self.variant.value,
             "rules": self.rules,
-            **daily,
-            **({"last_round": True} if self.last_round else {}),
+            **extra,
             "seats": self.seats,
             "round": self.round,
             "throws": self.throws,
@@ -410,5 +418,7 @@ class Match:
             rules=int(data.get("rules", RULES_BEFORE_SHARED_PLACE)),
             daily_turns=None if daily_turns is None else int(daily_turns),
             turn_scores=tuple(int(s) for s in data.get("turn_scores", ())),
+            spares=int(data.get("spares", 0)),
+            spares_left=tuple(int(s) for s in data.get("spares_left", (0,) * int(data["seats"]))),
             last_round=bool(data.get("last_round", False)),
         )

@@ -13,6 +13,8 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations
 
+from jackpot.engine.errors import BadDice
+
 TILES: tuple[int, ...] = tuple(range(1, 10))
 FULL: frozenset[int] = frozenset(TILES)
 HIGH: frozenset[int] = frozenset({7, 8, 9})
@@ -100,3 +102,23 @@ def describe_tiles(tiles: tuple[int, ...]) -> str:
     if len(tiles) == 1:
         return f"tile {tiles[0]}"
     return "tiles " + ", ".join(map(str, tiles[:-1])) + f" and {tiles[-1]}"
+
+
+def check_dice(variant: Variant, open_tiles: frozenset[int], dice: tuple[int, ...]) -> None:
+    """Refuse dice no throw can show: not one or two dice 1-6, or one die where two are due."""
+    if len(dice) not in (1, 2) or any(
+        isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
+    ):
+        raise BadDice(
+            f"a throw is one or two dice from 1 to 6, not {list(dice)}",
+            "dice_range",
+            given=list(dice),
+        )
+    if len(dice) == 1 and not may_throw_one_die(variant, open_tiles):
+        classic = variant is Variant.CLASSIC
+        raise BadDice(
+            "one die is allowed only in Classic, once 7, 8 and 9 are all covered"
+            if classic
+            else "Jackpot is always played with two dice",
+            "one_die_classic" if classic else "one_die_jackpot",
+        )

@@ -3,7 +3,10 @@
 A day's deal has no players' seeds to wait for: its client seed is fixed by the date
 and the variant (``daily-2026-12-06-jackpot``), so it is known before the server seed
 is committed to, and the operator picks nothing after the commitment. Everybody who
-enters the deal faces the same dice (``engine/daily.py`` numbers them turn by turn).
+enters the deal faces the same dice: by number, throw k of turn t is throw 16t + k
+(``engine/daily.py``); by position, the throw of turn t facing the open tiles O is the
+label ``client_seed:t:O``, so a friend who played first knows only the throws of the
+positions they reached, not a sequence to plan a whole turn around.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date as Date
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from jackpot.engine.daily import TURNS, UNPLAYED_SCORE, DailyResult
+from jackpot.engine.match import Match
 from jackpot.engine.tiles import Variant
+from jackpot.fair.dice import position_dice, throw_dice
 from jackpot.fair.fields import (
     RecordFormatError,
     read_int,
@@ -22,6 +27,11 @@ from jackpot.fair.fields import (
     read_object,
     refusal,
 )
+
+#: How a deal's dice are found: by the throw's number, or by the position it is thrown in.
+DiceBy: TypeAlias = Literal["by-number", "by-position"]
+BY_NUMBER: DiceBy = "by-number"
+BY_POSITION: DiceBy = "by-position"
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -49,20 +59,47 @@ class DailyDeal:
 
     date: str
     turns: int = TURNS
+    #: By position from ``jackpot-record/4`` on (its record says ``"dice": "by-position"``).
+    dice: DiceBy = BY_NUMBER
+
+    @property
+    def by_position(self) -> bool:
+        return self.dice == BY_POSITION
 
     def to_dict(self) -> dict[str, Any]:
-        return {"date": self.date, "turns": self.turns}
+        how = {"dice": BY_POSITION} if self.by_position else {}
+        return {"date": self.date, "turns": self.turns, **how}
 
 
-def read_daily_deal(value: object) -> DailyDeal:
-    d = read_object(value, "daily", ("date", "turns"))
+def dice_due(
+    server_seed: str, client_seed: str, match: Match, count: int = 2, *, by_position: bool = False
+) -> tuple[int, ...]:
+    """The dice of the throw now due in ``match``: by its number (``match.throws``), or in a
+    daily deal by position (turn ``match.round - 1``, the open tiles of the turn)."""
+    turn = match.turn
+    if turn is None or turn.dice is not None:
+        raise ValueError("no throw is due: the match is over, or a cover is due")
+    if not by_position:
+        return throw_dice(server_seed, client_seed, match.throws, count)
+    if not match.daily:
+        raise ValueError("dice go by position only in a daily entry")
+    return position_dice(server_seed, client_seed, match.round - 1, turn.open, count)
+
+
+def read_daily_deal(value: object, *, by_position_allowed: bool = False) -> DailyDeal:
+    """The record's ``"daily"``; ``"dice": "by-position"`` is ``/4``'s (``by_position_allowed``)."""
+    optional = ("dice",) if by_position_allowed else ()
+    d = read_object(value, "daily", ("date", "turns"), optional)
     try:
         day = check_daily_date(d["date"])
     except ValueError:
         expected = 'a day written YYYY-MM-DD, like "2026-12-06"'
         raise refusal("daily.date", expected, d["date"]) from None
     turns = read_int(d["turns"], "daily.turns", TURNS, TURNS, f"{TURNS} (turns in an entry)")
-    return DailyDeal(date=day, turns=turns)
+    if "dice" in d and d["dice"] != BY_POSITION:
+        expected = f'"{BY_POSITION}" (without it, the dice go by number)'
+        raise refusal("daily.dice", expected, d["dice"])
+    return DailyDeal(date=day, turns=turns, dice=BY_POSITION if "dice" in d else BY_NUMBER)
 
 
 def read_daily_result(value: object, turns: int) -> DailyResult:

@@ -26,6 +26,7 @@ from jackpot.fair.record import (
     OutEntry,
     Record,
     RecordEvent,
+    SpareEntry,
     ThrowEntry,
     parse_record,
 )
@@ -225,7 +226,7 @@ def review_match(source: Record | Mapping[str, Any] | str) -> MatchReview:
             walk.out(i, event)
         elif isinstance(event, LastRoundEntry):
             walk.match, _ = walk.match.end_after_round()
-        else:
+        elif not isinstance(event, SpareEntry):  # a spare deadline changes no position
             walk.throw(i, event)
     for figures in walk.seats:
         while len(figures.totals_by_round) < walk.max_round:

@@ -1,4 +1,4 @@
-"""``jackpot-record/1``, ``/2`` and ``/3``: one JSON document per match or daily entry.
+"""``jackpot-record/1`` to ``/4``: one JSON document per match or daily entry.
 
 Read strictly, written canonically. The record is the verifier's only input, so parsing
 is deliberately unforgiving: a field of the wrong type, a bool where a number belongs,
@@ -11,7 +11,12 @@ whether it is well-formed.
 the seed, and ``joined[p]`` is the joining index of the seat that plays p-th, so a
 verifier can redo the draw. ``/3`` is ``/2`` played by the rules of ``/3`` (Classic's
 shared place after a shut box), and is also the format of a daily entry, which adds
-``"daily"``. Each format is verified by its own rules, so old records still read.
+``"daily"``. ``/4`` is ``/3`` plus, where they apply, a server seed made of ``"parts"``,
+a ``"tournament"`` table, ``"spares"`` with their spare events, and a daily entry whose
+dice go by position; a record is ``/4`` only if it uses one of them. Every format may
+say where the match came from (``"origin"``) and mark a person's seat whose client seed
+the server made (``"seed_by": "server"``). Each format is verified by its own rules, so
+old records still read.
 """
 
 from __future__ import annotations
@@ -19,8 +24,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from itertools import pairwise
 from typing import Any, TypeAlias
 
 from jackpot.engine.daily import DailyResult
@@ -37,21 +40,36 @@ from jackpot.fair.entries import (
     OutReason,
     RecordEvent,
     SeatEntry,
+    SpareEntry,
     ThrowEntry,
     read_event,
-    read_seat,
     read_seats,
 )
 from jackpot.fair.fields import (
     RecordFormatError,
-    kind_of,
     read_hex64,
-    read_int,
     read_list,
     read_object,
     read_string,
     read_text,
     refusal,
+)
+from jackpot.fair.origin import Origin, read_origin
+from jackpot.fair.parts import SeedPart, TournamentTable, read_parts, read_tournament
+from jackpot.fair.record_fields import (
+    FORMAT_V1,
+    FORMAT_V2,
+    FORMAT_V3,
+    FORMAT_V4,
+    FORMATS,
+    check_daily_shape,
+    check_v4_uses,
+    read_created,
+    read_deadline,
+    read_joined,
+    read_result,
+    read_spares,
+    read_variant,
 )
 
 #: The seats' and events' values (entries.py) are part of what a record is made of.
@@ -60,6 +78,7 @@ __all__ = [
     "FORMAT_V1",
     "FORMAT_V2",
     "FORMAT_V3",
+    "FORMAT_V4",
     "HIDDEN",
     "MAX_SEATS",
     "OUT_REASONS",
@@ -71,19 +90,12 @@ __all__ = [
     "RecordFormatError",
     "RecordResult",
     "SeatEntry",
+    "SpareEntry",
     "ThrowEntry",
     "parse_record",
     "record_format",
 ]
 
-FORMAT_V1 = "jackpot-record/1"
-FORMAT_V2 = "jackpot-record/2"
-FORMAT_V3 = "jackpot-record/3"
-FORMATS = (FORMAT_V1, FORMAT_V2, FORMAT_V3)
-#: The site offers 60 s to 7 days; a test or demo server may lower the minimum
-#: (JACKPOT_MIN_DEADLINE_SECONDS), and its records must still be readable.
-DEADLINE_MIN = 1
-DEADLINE_MAX = 7 * 24 * 3600
 _TOP_KEYS = (
     "format",
     "id",
@@ -101,12 +113,21 @@ _TOP_KEYS = (
 _TOP_KEYS_V2 = (*_TOP_KEYS[:6], "joined", *_TOP_KEYS[6:])
 #: A daily entry (/3) adds ``daily`` right after the variant it is a deal of.
 _TOP_KEYS_DAILY = (*_TOP_KEYS_V2[:3], "daily", *_TOP_KEYS_V2[3:])
-_RESULT_KEYS = ("rounds", "totals", "shut", "places", "winners")
+#: Any format may say where the match came from.
+_OPTIONAL_KEYS = ("origin",)
+#: What /4 adds, each only where it applies.
+_V4_KEYS = ("parts", "tournament", "spares")
 
 
-def record_format(rules: int, *, drawn: bool) -> str:
-    """The format a match's record is written in: ``/3`` for a match played by the
-    rules of /3 (``Match.rules``), else ``/2`` once the order of play was drawn, else ``/1``."""
+def record_format(rules: int, *, drawn: bool, uses_v4: bool = False) -> str:
+    """The format a match's record is written in: ``/4`` when it uses what /4 adds
+    (``uses_v4``: parts, a tournament table, spares, a daily entry's dice by position),
+    else ``/3`` for a match played by the rules of /3 (``Match.rules``), else ``/2`` once
+    the order of play was drawn, else ``/1``."""
+    if uses_v4:
+        if rules < RULES or not drawn:
+            raise ValueError("a jackpot-record/4 is a /3 (rules 3, order of play drawn) and more")
+        return FORMAT_V4
     if rules >= RULES:
         return FORMAT_V3
     return FORMAT_V2 if drawn else FORMAT_V1
@@ -134,14 +155,27 @@ class Record:
     joined: tuple[int, ...] | None = None
     #: The rules played, as ``Match.rules``: RULES makes a ``/3`` record.
     rules: int = RULES_BEFORE_SHARED_PLACE
-    #: A daily entry's deal (a ``/3`` record); None for a match.
+    #: A daily entry's deal (a ``/3`` record, ``/4`` by position); None for a match.
     daily: DailyDeal | None = None
+    #: Where the match came from (any format; shown, not checked).
+    origin: Origin | None = None
+    #: ``/4``: the parts the server seed is made of, in joining order (None: a drawn seed).
+    parts: tuple[SeedPart, ...] | None = None
+    #: ``/4``: the tournament table the match was played at (its seed's suffix).
+    tournament: TournamentTable | None = None
+    #: ``/4``: the spare deadlines each seat was given (0: none, and no ``"spares"``).
+    spares: int = 0
+
+    @property
+    def uses_v4(self) -> bool:
+        by_position = self.daily is not None and self.daily.by_position
+        return bool(self.parts or self.tournament or self.spares or by_position)
 
     @property
     def format(self) -> str:
-        if self.daily is not None:
+        if self.daily is not None and not self.uses_v4:
             return FORMAT_V3
-        return record_format(self.rules, drawn=self.joined is not None)
+        return record_format(self.rules, drawn=self.joined is not None, uses_v4=self.uses_v4)
 
     @property
     def throws(self) -> tuple[ThrowEntry, ...]:
@@ -152,15 +186,20 @@ class Record:
         head: dict[str, Any] = {"format": self.format, "id": self.id, "variant": str(self.variant)}
         if self.daily is not None:
             head["daily"] = self.daily.to_dict()
-        head |= {
-            "deadline_seconds": self.deadline_seconds,
-            "created": self.created,
-            "seats": [s.to_dict() for s in self.seats],
-        }
+        if self.origin is not None:
+            head["origin"] = self.origin.to_dict()
+        if self.tournament is not None:
+            head["tournament"] = self.tournament.to_dict()
+        head["deadline_seconds"] = self.deadline_seconds
+        if self.spares:
+            head["spares"] = self.spares
+        head |= {"created": self.created, "seats": [s.to_dict() for s in self.seats]}
         if self.joined is not None:
             head["joined"] = list(self.joined)
+        head["commitment"] = self.commitment
+        if self.parts is not None:
+            head["parts"] = [p.to_dict() for p in self.parts]
         return head | {
-            "commitment": self.commitment,
             "server_seed": self.server_seed,
             "client_seed": self.client_seed,
             "events": [e.to_dict() for e in self.events],
@@ -177,7 +216,7 @@ class Record:
         lines = []
         for key in d:
             value = d[key]
-            if key in ("seats", "events") and value:
+            if key in ("seats", "events", "parts") and value:
                 items = ",\n".join("    " + _dump(item) for item in value)
                 text = f"[\n{items}\n  ]"
             else:
@@ -208,136 +247,55 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         raise refusal("format", named, obj["format"])
     has_format = isinstance(obj, Mapping) and "format" in obj
     version = FORMATS.index(obj["format"]) + 1 if has_format else 1
-    is_daily = version == 3 and "daily" in obj
+    is_daily = version >= 3 and "daily" in obj
     keys = _TOP_KEYS_DAILY if is_daily else _TOP_KEYS_V2 if version >= 2 else _TOP_KEYS
-    d = read_object(obj, "record", keys)
+    if version < 4 and isinstance(obj, Mapping):
+        for key in _V4_KEYS:
+            if key in obj:
+                raise RecordFormatError(f"{key}: a field of {FORMAT_V4}, not of {obj['format']}")
+    optional = (*_OPTIONAL_KEYS, *(_V4_KEYS if version == 4 else ()))
+    d = read_object(obj, "record", keys, optional)
     server_seed = d["server_seed"]
     if server_seed is not None:
         server_seed = read_hex64(server_seed, "server_seed")
     seats = read_seats(d["seats"], hidden_allowed=server_seed is None)
     n_seats = len(seats)
-    daily = read_daily_deal(d["daily"]) if is_daily else None
+    daily = read_daily_deal(d["daily"], by_position_allowed=version == 4) if is_daily else None
     if daily is not None:
-        _check_daily_shape(d, seats)
+        check_daily_shape(d, seats)
+    parts = read_parts(d["parts"], seed_published=server_seed is not None) if "parts" in d else None
+    tournament = read_tournament(d["tournament"]) if "tournament" in d else None
+    spares = read_spares(d["spares"]) if "spares" in d else 0
+    if version == 4:
+        check_v4_uses(daily, parts, tournament, spares)
     result: RecordResult | DailyResult | None = None
     if d["result"] is not None:
         result = (
-            _result(d["result"], n_seats)
+            read_result(d["result"], n_seats)
             if daily is None
             else read_daily_result(d["result"], daily.turns)
         )
     return Record(
         id=read_text(d["id"], "id"),
-        variant=_variant(d["variant"]),
-        deadline_seconds=None if daily is not None else _deadline(d["deadline_seconds"]),
-        created=_timestamp(d["created"]),
+        variant=read_variant(d["variant"]),
+        deadline_seconds=None if daily is not None else read_deadline(d["deadline_seconds"]),
+        created=read_created(d["created"]),
         seats=seats,
         commitment=read_hex64(d["commitment"], "commitment"),
         server_seed=server_seed,
         client_seed=read_string(d["client_seed"], "client_seed"),
         events=tuple(
-            read_event(e, f"events[{i}]", n_seats, last_round=version == 3 and daily is None)
+            read_event(
+                e, f"events[{i}]", n_seats, spares=spares > 0, last_round=tournament is not None
+            )
             for i, e in enumerate(read_list(d["events"], "events", "a list of events"))
         ),
         result=result,
-        joined=_joined(d["joined"], n_seats) if version >= 2 else None,
-        rules=RULES if version == 3 else RULES_BEFORE_SHARED_PLACE,
+        joined=read_joined(d["joined"], n_seats) if version >= 2 else None,
+        rules=RULES if version >= 3 else RULES_BEFORE_SHARED_PLACE,
         daily=daily,
-    )
-
-
-def _check_daily_shape(d: dict[str, Any], seats: tuple[SeatEntry, ...]) -> None:
-    """A daily entry is one person's play, with no deadline per throw."""
-    if len(seats) != 1:
-        raise RecordFormatError(
-            f"seats: expected one seat (a daily entry is one person's), got {len(seats)}"
-        )
-    if seats[0].is_bot:
-        raise refusal("seats[0].bot", "null (a daily entry is a person's)", d["seats"][0]["bot"])
-    if d["deadline_seconds"] is not None:
-        raise refusal(
-            "deadline_seconds", "null (a daily entry has no deadline per throw)",
-            d["deadline_seconds"],
-        )
-
-
-def _variant(value: object) -> Variant:
-    if value not in ("jackpot", "classic") or not isinstance(value, str):
-        raise refusal("variant", '"jackpot" or "classic"', value)
-    return Variant(value)
-
-
-def _deadline(value: object) -> int:
-    return read_int(
-        value,
-        "deadline_seconds",
-        DEADLINE_MIN,
-        DEADLINE_MAX,
-        f"a whole number of seconds from {DEADLINE_MIN} to {DEADLINE_MAX}",
-    )
-
-
-def _timestamp(value: object) -> str:
-    expected = 'an ISO 8601 time with its zone, like "2026-11-30T10:00:00Z"'
-    if not isinstance(value, str):
-        raise refusal("created", expected, value)
-    try:
-        when = datetime.fromisoformat(value)
-    except ValueError:
-        raise refusal("created", expected, value) from None
-    if when.tzinfo is None or "T" not in value:
-        raise refusal("created", expected, value)
-    return value
-
-
-def _joined(value: object, n_seats: int) -> tuple[int, ...]:
-    expected = f"each joining index 0-{n_seats - 1} once, one per seat ({n_seats})"
-    items = read_list(value, "joined", expected)
-    for index in items:
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise RecordFormatError(f"joined: expected {expected}, got {kind_of(index)} in it")
-    if sorted(items) != list(range(n_seats)):
-        raise RecordFormatError(f"joined: expected {expected}, got {items!r}")
-    return tuple(items)
-
-
-def _result(value: object, n_seats: int) -> RecordResult:
-    d = read_object(value, "result", _RESULT_KEYS)
-
-    def per_seat(key: str) -> list[Any]:
-        items = read_list(d[key], f"result.{key}", f"a list with one entry per seat ({n_seats})")
-        if len(items) != n_seats:
-            raise RecordFormatError(
-                f"result.{key}: expected one entry per seat ({n_seats}), got {len(items)}"
-            )
-        return items
-
-    totals = tuple(
-        read_int(v, f"result.totals[{i}]", 0, None, "a running total >= 0")
-        for i, v in enumerate(per_seat("totals"))
-    )
-    shut = tuple(
-        None
-        if v is None
-        else read_int(v, f"result.shut[{i}]", 1, None, "null or a throw count >= 1")
-        for i, v in enumerate(per_seat("shut"))
-    )
-    places = tuple(
-        read_int(v, f"result.places[{i}]", 1, n_seats, f"a place 1-{n_seats}")
-        for i, v in enumerate(per_seat("places"))
-    )
-    raw_winners = read_list(d["winners"], "result.winners", "a list of seat numbers")
-    winners = tuple(
-        read_seat(v, f"result.winners[{i}]", n_seats) for i, v in enumerate(raw_winners)
-    )
-    if any(a >= b for a, b in pairwise(winners)):
-        raise RecordFormatError(
-            f"result.winners: expected distinct seats in ascending order, got {list(winners)}"
-        )
-    return RecordResult(
-        rounds=read_int(d["rounds"], "result.rounds", 1, None, "a round count >= 1"),
-        totals=totals,
-        shut=shut,
-        places=places,
-        winners=winners,
+        origin=read_origin(d["origin"]) if "origin" in d else None,
+        parts=parts,
+        tournament=tournament,
+        spares=spares,
     )

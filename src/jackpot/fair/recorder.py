@@ -2,7 +2,8 @@
 
 The engine reports a throw and its cover as two events; the record keeps them as
 one entry, with the cover pending (``None``) until it arrives. A cover that never
-arrives, because the seat went out or the match ended, stays ``None``.
+arrives, because the seat went out or the match ended, stays ``None``. A spare deadline
+used is an entry of its own, where it happened (after the throw whose cover was due).
 """
 
 from __future__ import annotations
@@ -10,8 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from jackpot.engine import Covered, Event, LastRound, SeatOut, Thrown
-from jackpot.fair.entries import LastRoundEntry, OutEntry, OutReason, RecordEvent, ThrowEntry
+from jackpot.engine import Covered, Event, LastRound, SeatOut, SpareUsed, Thrown
+from jackpot.fair.entries import (
+    LastRoundEntry,
+    OutEntry,
+    OutReason,
+    RecordEvent,
+    SpareEntry,
+    ThrowEntry,
+)
 
 
 def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:
@@ -31,5 +39,7 @@ def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:
         elif isinstance(event, SeatOut):
             reason: OutReason = "resigned" if event.reason == "resigned" else "timeout"
             log.append(OutEntry(seat=event.seat, reason=reason))
+        elif isinstance(event, SpareUsed):
+            log.append(SpareEntry(seat=event.seat))
         elif isinstance(event, LastRound):
             log.append(LastRoundEntry(round=event.round))

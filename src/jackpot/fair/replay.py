@@ -5,6 +5,12 @@ is published) its dice; every cover against what the dice offered; every bot mov
 once its strength is known, against its strength's rule. A record whose seed is not
 yet published is replayed all the same, on the dice it shows: what the rules say of
 those dice can be checked now, and whether they are the seed's waits for the seed.
+
+Spare deadlines change no die and no position, so of a spare only this is checked: a
+seat never used more than the record gives it, and went out by timeout only with none
+left. (A spare used while a cover was due is listed after that cover's throw, which
+the replay has already covered: so a spare is not tied to whose move the replay says is
+due.)
 """
 
 from __future__ import annotations
@@ -20,8 +26,8 @@ from jackpot.engine import (
     describe_options,
     options,
 )
-from jackpot.fair.dice import throw_dice
-from jackpot.fair.entries import LastRoundEntry, OutEntry, RecordEvent, ThrowEntry
+from jackpot.fair.dice import position_dice, position_label, throw_dice
+from jackpot.fair.entries import LastRoundEntry, OutEntry, RecordEvent, SpareEntry, ThrowEntry
 from jackpot.fair.record import Record
 from jackpot.strategy.bots import choose_cover, choose_dice_count
 from jackpot.strategy.strength import Strength
@@ -44,6 +50,8 @@ class Tally:
     one_die: int = 0
     bot_moves: int = 0
     outs: list[str] = field(default_factory=list)
+    #: Spare deadlines used by each seat.
+    spares: dict[int, int] = field(default_factory=dict)
     #: The round with which the match ended because its tournament round's time ran out.
     last_round: int | None = None
 
@@ -60,7 +68,7 @@ def new_match(record: Record) -> Match:
     """The match a record starts from: a daily entry, or a match by the record's rules."""
     if record.daily is not None:
         return Match.new_daily(record.variant, record.daily.turns)
-    return Match.new(record.variant, len(record.seats), rules=record.rules)
+    return Match.new(record.variant, len(record.seats), rules=record.rules, spares=record.spares)
 
 
 def throw_name(match: Match, n: int) -> str:
@@ -90,6 +98,8 @@ def resignations_before_cover(events: Sequence[RecordEvent], i: int, match: Matc
     leavers: set[int] = set()
     for j in range(i + 1, len(events)):
         out = events[j]
+        if isinstance(out, SpareEntry):
+            continue  # the thrower's deadline, passed while its cover was due
         if not isinstance(out, OutEntry) or out.seat == throw.seat or out.reason != "resigned":
             break
         following.append(j)
@@ -112,10 +122,13 @@ def replay(record: Record, server_seed: str | None, tally: Tally) -> Match:
     for i, event in enumerate(events):
         if i in handled:
             continue
+        if isinstance(event, SpareEntry):
+            _spare(record, match, event, i, tally)
+            continue
         if match.finished:
             raise Difference(f"events[{i}]: the {_kind(record)} was already over")
         if isinstance(event, OutEntry):
-            match = _leave(record, match, event, i)
+            match = _leave(record, match, event, i, tally)
             tally.outs.append(f"{seat_name(record, event.seat)} {event.reason}")
             continue
         if isinstance(event, LastRoundEntry):
@@ -127,7 +140,7 @@ def replay(record: Record, server_seed: str | None, tally: Tally) -> Match:
             for j in resignations_before_cover(events, i, m):
                 entry = events[j]
                 assert isinstance(entry, OutEntry)
-                m = _leave(record, m, entry, j)
+                m = _leave(record, m, entry, j, tally)
                 tally.outs.append(f"{seat_name(record, entry.seat)} {entry.reason}")
                 handled.add(j)
             return m
@@ -145,13 +158,37 @@ def _kind(record: Record) -> str:
     return "entry" if record.daily is not None else "match"
 
 
-def _leave(record: Record, match: Match, event: OutEntry, i: int) -> Match:
+def _spare(record: Record, match: Match, event: SpareEntry, i: int, tally: Tally) -> None:
+    who = seat_name(record, event.seat)
+    if match.out[event.seat] is not None:
+        raise Difference(f"events[{i}]: {who} used a spare deadline after going out")
+    used = tally.spares.get(event.seat, 0) + 1
+    if used > record.spares:
+        raise Difference(
+            f"events[{i}]: {who} used a spare deadline for the {_nth(used)} time, "
+            f"but the match gives each seat {record.spares}"
+        )
+    tally.spares[event.seat] = used
+
+
+def _nth(k: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"{k}th")
+
+
+def _leave(record: Record, match: Match, event: OutEntry, i: int, tally: Tally) -> Match:
     turn = match.turn
     # Only a move that is due has a deadline; anybody may resign at any moment.
     if event.reason == "timeout" and turn is not None and turn.seat != event.seat:
         raise Difference(
             f"events[{i}]: {seat_name(record, event.seat)} timed out, but no move of "
             f"theirs was due: it was {seat_name(record, turn.seat)}'s turn"
+        )
+    left = record.spares - tally.spares.get(event.seat, 0)
+    if event.reason == "timeout" and left > 0:
+        spares = f"{left} spare deadline{'s' if left > 1 else ''}"
+        raise Difference(
+            f"events[{i}]: {seat_name(record, event.seat)} went out by timeout with "
+            f"{spares} left: a passed deadline uses a spare while the seat has one"
         )
     try:
         match, _ = match.leave(event.seat, event.reason)
@@ -236,11 +273,18 @@ def _throw(
                 f"{wanted} dice here, not {count}"
             )
     if server_seed is not None:
-        seeded = throw_dice(server_seed, record.client_seed, n, count)
+        source = ""
+        if record.daily is not None and record.daily.by_position:
+            t = match.round - 1
+            seeded = position_dice(server_seed, record.client_seed, t, turn.open, count)
+            label = position_label(record.client_seed, t, turn.open)
+            source = f" for this turn and these open tiles (label {label!r})"
+        else:
+            seeded = throw_dice(server_seed, record.client_seed, n, count)
         if seeded != event.dice:
             raise Difference(
                 f"{where}: dice {tiles_text(event.dice)} differ from the seed's "
-                f"{tiles_text(seeded)}"
+                f"{tiles_text(seeded)}{source}"
             )
     try:
         match, _ = match.throw(event.seat, event.dice)

@@ -12,7 +12,7 @@ drawn and no clock is read, so the same arguments give the same export.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jackpot.engine import (
     RULES,
@@ -27,11 +27,12 @@ from jackpot.engine import (
 )
 from jackpot.fair.dice import throw_dice
 from jackpot.fair.entries import RecordEvent, SeatEntry
+from jackpot.fair.origin import Origin
+from jackpot.fair.parts import SeedPart, TournamentTable, seed_from_parts
 from jackpot.fair.record import Record
 from jackpot.fair.recorder import append_events
 from jackpot.fair.seating import order_of_play
-from jackpot.fair.seeds import commitment
-from jackpot.fair.table_seeds import table_client_seed, table_server_seed
+from jackpot.fair.seeds import combine_client_seeds, commitment
 from jackpot.fair.tournament import (
     Apart,
     Entry,
@@ -113,6 +114,8 @@ def play_tournament(
         )
         gone |= set(leaving)
     ended = played_rounds == settings.rounds
+    if ended:
+        written = [_publish_parts(r, players) for r in written]
     return TournamentExport(
         id=tournament_id,
         name=name,
@@ -144,6 +147,22 @@ def standing_entries(
     )
 
 
+def _publish_parts(played: RoundEntry, players: Sequence[Player]) -> RoundEntry:
+    """The round as its records read once the tournament ended: every part shown."""
+    tables = tuple(
+        replace(
+            t,
+            record=replace(
+                t.record,
+                parts=tuple(SeedPart(commitment(players[p].part), players[p].part)
+                            for p in t.players),
+            ),
+        )
+        for t in played.tables
+    )  # fmt: skip
+    return replace(played, tables=tables)
+
+
 def _round_played(pairing: Pairing, tables: Sequence[TableEntry]) -> RoundPlayed:
     return RoundPlayed(
         tables=tuple(TablePlayed(t.players, joining_places(t.record)) for t in tables),
@@ -161,15 +180,16 @@ def _play_table(
     leaving: Mapping[int, Withdrawal],
     time_up: int | None,
 ) -> TableEntry:
-    server_seed = table_server_seed([players[p].part for p in seated], number, table)
-    client_seed = table_client_seed([players[p].client_seed for p in seated])
+    place = TournamentTable(id=tournament_id, round=number, table=table)
+    server_seed = seed_from_parts([players[p].part for p in seated], place)
+    client_seed = combine_client_seeds([players[p].client_seed for p in seated])
     joined = order_of_play(server_seed, client_seed, len(seated), people=len(seated))
     by_seat = [seated[j] for j in joined]
 
     def roll(n: int, count: int) -> tuple[int, ...]:
         return throw_dice(server_seed, client_seed, n, count)
 
-    match = Match.new(settings.variant, len(seated))
+    match = Match.new(settings.variant, len(seated), spares=settings.spares)
     log: list[RecordEvent] = []
     while (turn := match.turn) is not None:
         quitting = [
@@ -199,6 +219,10 @@ def _play_table(
         result=match.result,
         joined=joined,
         rules=RULES,
+        origin=Origin("tournament", tournament_id),
+        parts=tuple(SeedPart(commitment(players[p].part)) for p in seated),
+        tournament=place,
+        spares=settings.spares,
     )
     places = joining_places(record)
     return TableEntry(

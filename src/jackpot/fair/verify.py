@@ -5,7 +5,11 @@ the dice offered, every bot move against its strength's rule, and the result aga
 a fresh replay on the engine, by the rules of the record's format. The first
 difference stops the check. A record whose server seed is not published yet (a match
 in progress, a daily entry before its day closes) is checked as far as it can be
-without the seed, and the report says what waits for it.
+without the seed, and the report says what waits for it; so is one whose seed is made
+of parts not published yet (a tournament's, until the tournament ends).
+
+Where the match came from (``"origin"``) and whose client seed the server made
+(``"seed_by"``) change nothing that is checked: the report says them, beside the checks.
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jackpot.engine import Match, Result, Variant
-from jackpot.fair.dice import bot_strength
 from jackpot.fair.record import Record, RecordFormatError, parse_record
 from jackpot.fair.replay import (
     Difference,
@@ -26,13 +29,19 @@ from jackpot.fair.replay import (
     resignations_before_cover,
     seat_name,
 )
-from jackpot.fair.seating import order_of_play, seats_label
-from jackpot.fair.seeds import check_client_seed, split_client_seed
 from jackpot.fair.verify_daily import (
     DailyReport,
     check_daily_client_seed,
     check_entry,
     daily_waiting,
+)
+from jackpot.fair.verify_seeds import (
+    check_bot_strengths,
+    check_order_of_play,
+    check_parts,
+    check_people_parts,
+    people_in_joining_order,
+    record_notes,
 )
 
 __all__ = ["DailyReport", "Verification", "resignations_before_cover", "verify"]
@@ -51,11 +60,23 @@ class Verification:
     awaiting_seed: bool = False
     #: A daily entry's result, par and standing against par (None for a match).
     daily: DailyReport | None = None
+    #: Everything else holds, but the seed's parts are not published yet (a tournament's
+    #: are, when it ends): that the seed is made of them waits for them.
+    awaiting_parts: bool = False
+    #: What the record says that no check depends on (its origin, the client seeds the
+    #: server made), one sentence each.
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def waiting(self) -> bool:
+        """Nothing found wrong, and something is still to be published."""
+        return self.awaiting_seed or self.awaiting_parts
 
 
 def verify(record: Record | str | bytes | Mapping[str, Any]) -> Verification:
     """Verify a record (or its JSON text or decoded object)."""
     checks: list[str] = []
+    notes: list[str] = []
     daily: list[DailyReport] = []
     try:
         try:
@@ -69,6 +90,7 @@ def verify(record: Record | str | bytes | Mapping[str, Any]) -> Verification:
             raise Difference(f"format: not a jackpot record ({exc})") from None
         what = " (a daily entry)" if record.daily is not None else ""
         checks.append(f"format: the record is well-formed {record.format}{what}")
+        notes = record_notes(record)
         summary = _verify(record, checks, daily)
     except _Waiting as waiting:
         return Verification(
@@ -76,20 +98,36 @@ def verify(record: Record | str | bytes | Mapping[str, Any]) -> Verification:
             checks=checks,
             problem=str(waiting),
             summary=f"not verifiable yet: {waiting}",
-            awaiting_seed=True,
+            awaiting_seed=not waiting.parts,
             daily=daily[0] if daily else None,
+            awaiting_parts=waiting.parts,
+            notes=notes,
         )
     except Difference as problem:
         return Verification(
-            ok=False, checks=checks, problem=str(problem), summary=f"invalid: {problem}"
+            ok=False,
+            checks=checks,
+            problem=str(problem),
+            summary=f"invalid: {problem}",
+            notes=notes,
         )
     return Verification(
-        ok=True, checks=checks, problem=None, summary=summary, daily=daily[0] if daily else None
+        ok=True,
+        checks=checks,
+        problem=None,
+        summary=summary,
+        daily=daily[0] if daily else None,
+        notes=notes,
     )
 
 
 class _Waiting(Exception):
-    """Everything that could be checked without the seed holds; the rest waits for it."""
+    """Everything that could be checked without the seed (or without its parts) holds;
+    the rest waits for it."""
+
+    def __init__(self, message: str, *, parts: bool = False) -> None:
+        super().__init__(message)
+        self.parts = parts
 
 
 def _verify(record: Record, checks: list[str], daily: list[DailyReport]) -> str:
@@ -102,13 +140,14 @@ def _verify(record: Record, checks: list[str], daily: list[DailyReport]) -> str:
                 f"not the commitment {record.commitment} shown at the start"
             )
         checks.append("commitment: the SHA-256 of the server seed is the commitment")
+    parts_hidden = check_parts(record, checks)
     if record.daily is not None:
         check_daily_client_seed(record, checks)
     else:
-        _check_client_seed(record, checks)
-    _check_order_of_play(record, server_seed, checks)
+        check_people_parts(record, checks)
+    check_order_of_play(record, server_seed, checks)
     if server_seed is not None:
-        _check_bot_strengths(record, server_seed, checks)
+        check_bot_strengths(record, server_seed, checks)
     tally = Tally()
     match = replay(record, server_seed, tally)
     _say_replayed(record, tally, checks)
@@ -131,6 +170,13 @@ def _verify(record: Record, checks: list[str], daily: list[DailyReport]) -> str:
     summary = _check_result(record, match, tally, checks)
     if server_seed is None:
         raise _Waiting(_match_waiting(record))
+    if parts_hidden:
+        raise _Waiting(
+            "the parts of the server seed are not published yet (a tournament's are "
+            "published when the tournament ends): that the seed is made of them waits "
+            "for them; everything else holds",
+            parts=True,
+        )
     return summary
 
 
@@ -147,92 +193,6 @@ def _match_waiting(record: Record) -> str:
     )
 
 
-def _people_in_joining_order(record: Record) -> list[int]:
-    """The human seats (numbered in the order of play) in the order they joined."""
-    joined = record.joined or tuple(range(len(record.seats)))
-    people = (i for i, s in enumerate(record.seats) if not s.is_bot)
-    return sorted(people, key=joined.__getitem__)
-
-
-def _check_client_seed(record: Record, checks: list[str]) -> None:
-    humans = _people_in_joining_order(record)
-    parts = split_client_seed(record.client_seed)
-    if humans and len(parts) != len(humans):
-        raise Difference(
-            f"client seed: {record.client_seed!r} has {len(parts)} part(s) joined by '.', "
-            f"but the match has {len(humans)} human seat(s), one part each"
-        )
-    for k, part in enumerate(parts):
-        try:
-            check_client_seed(part)
-        except ValueError as exc:
-            whose = seat_name(record, humans[k]) if humans else f"part {k + 1}"
-            raise Difference(f"{exc} (the part of {whose})") from None
-    if humans:
-        order = "joining" if record.joined is not None else "seat"
-        checks.append(
-            f"client seed: {len(parts)} well-formed part(s), one for each human seat in "
-            f"{order} order, so every player had a hand in the dice"
-        )
-    else:
-        # Nobody has a stake in a bots-only match (selfplay): whoever ran it chose
-        # the client seed, and any well-formed one will do.
-        checks.append("client seed: well-formed (no seat is human, so anyone could choose it)")
-
-
-def _check_order_of_play(record: Record, server_seed: str | None, checks: list[str]) -> None:
-    """``/2`` on: the seats play in the order the seed draws from their joining order.
-
-    People join first (the creator first) and bots after them, so a bot with a lower
-    joining index than a person is a record that moved a bot into a person's place.
-    That much holds without the seed; the draw itself needs it.
-    """
-    joined = record.joined
-    if joined is None or record.daily is not None:
-        return
-    people = sum(1 for s in record.seats if not s.is_bot)
-    for seat, index in enumerate(joined):
-        is_person = not record.seats[seat].is_bot
-        if is_person != (index < people):
-            kind = "a person" if is_person else "a bot"
-            raise Difference(
-                f"joined[{seat}]: {seat_name(record, seat)} is {kind} with joining index "
-                f"{index}, but the {people} person(s) join first (indices 0-{people - 1}) "
-                "and bots after them"
-                if people
-                else f"joined[{seat}]: expected a bot's joining index, got {index}"
-            )
-    if server_seed is None:
-        checks.append("order of play: people before bots in the joining order")
-        return
-    drawn = order_of_play(server_seed, record.client_seed, len(record.seats), people=people)
-    if joined != drawn:
-        source = (
-            "a match without people keeps the joining order"
-            if people == 0
-            else f"the seed draws {list(drawn)} from the label {seats_label(record.client_seed)!r}"
-        )
-        raise Difference(f"joined: record says {list(joined)}, but {source}")
-    how = "drawn from the seed" if people else "the joining order (no person to draw for)"
-    checks.append(f"order of play: {list(joined)} (joining index of each seat), {how}")
-
-
-def _check_bot_strengths(record: Record, server_seed: str, checks: list[str]) -> None:
-    drawn = []
-    for seat, entry in enumerate(record.seats):
-        if entry.bot is None:
-            continue
-        strength = bot_strength(server_seed, record.client_seed, seat)
-        if strength is not entry.bot:
-            raise Difference(
-                f"seats[{seat}].bot: record says {entry.bot}, "
-                f"the seed draws {strength} for {seat_name(record, seat)}"
-            )
-        drawn.append(f"{seat_name(record, seat)} {strength}")
-    if drawn:
-        checks.append("bot strengths: drawn from the seed as recorded: " + ", ".join(drawn))
-
-
 def _say_replayed(record: Record, tally: Tally, checks: list[str]) -> None:
     throws = tally.throws
     if throws:
@@ -247,7 +207,9 @@ def _say_replayed(record: Record, tally: Tally, checks: list[str]) -> None:
                 "each by the seat whose turn it was"
             )
         if record.server_seed is not None:
-            checks.append("dice: every throw's dice are the ones the seeds give")
+            by_position = record.daily is not None and record.daily.by_position
+            how = " for its turn and the tiles it faced (by position)" if by_position else ""
+            checks.append(f"dice: every throw's dice are the ones the seeds give{how}")
         if record.variant is Variant.CLASSIC:
             checks.append(
                 f"dice counts: {tally.one_die} one-die throw(s), each with 7, 8 and 9 covered"
@@ -263,6 +225,16 @@ def _say_replayed(record: Record, tally: Tally, checks: list[str]) -> None:
             )
     if record.daily is None:
         checks.append("outs: " + ("; ".join(tally.outs) if tally.outs else "nobody left the match"))
+    if record.spares:
+        # Bots move at once: only the people's spares are worth listing.
+        used = [
+            f"{seat_name(record, s)} {tally.spares.get(s, 0)}"
+            for s in people_in_joining_order(record)
+        ]
+        checks.append(
+            f"spares: each seat had {record.spares} spare deadline(s) and used at most that "
+            f"({', '.join(used)}); a timeout came only with none left"
+        )
     if tally.last_round is not None:
         checks.append(
             f"last round: the tournament round's time ran out in round {tally.last_round}, "

@@ -150,10 +150,14 @@ def check_entry(record: Record, match: Match, checks: list[str]) -> tuple[DailyR
     report = DailyReport(record.daily.date, record.variant, ending, scores, replayed)
     if record.server_seed is None:
         return report, ""
-    par = daily_par(record.server_seed, record.daily.date, record.variant).result
+    by_position = record.daily.by_position
+    par = daily_par(
+        record.server_seed, record.daily.date, record.variant, by_position=by_position
+    ).result
     versus = versus_par(replayed, par)
     checks.append(
-        f"par: the best bot on the same dice makes {result_words(par)} "
+        f"par: the best bot on the same dice{' (by position)' if by_position else ''} makes "
+        f"{result_words(par)} "
         f"(turn scores {list(par.turn_scores)})"
     )
     how = {"finished": "", "gave_up": " (gave up)", "day_closed": " (closed unfinished)"}

@@ -19,8 +19,7 @@ from jackpot.engine import Entrant, RoundPlayed, TablePlayed, match_points, pair
 from jackpot.fair.entries import LastRoundEntry
 from jackpot.fair.fields import RecordFormatError
 from jackpot.fair.replay import Difference
-from jackpot.fair.seeds import commitment
-from jackpot.fair.table_seeds import table_client_seed, table_server_seed, table_suffix
+from jackpot.fair.seeds import combine_client_seeds
 from jackpot.fair.tournament import (
     RoundEntry,
     TableEntry,
@@ -265,16 +264,28 @@ class _Check:
                     f"joining index {joining} at this table is {expected!r}"
                 )
         entries = [self.export.entries[p] for p in table.players]
-        client_seed = table_client_seed([e.client_seed for e in entries])
+        client_seed = combine_client_seeds([e.client_seed for e in entries])
         if record.client_seed != client_seed:
             raise Difference(
                 f"{where}: the record's client seed is {record.client_seed!r}, but the "
                 f"players' seeds given at entry make {client_seed!r} in joining order"
             )
-        if self.published:
-            self._check_server_seed(where, number, table)
+        at = record.tournament
+        if at is None or (at.id, at.round, at.table) != (self.export.id, number, table.table):
+            said = "no table" if at is None else f"round {at.round}, table {at.table}"
+            of = "" if at is None else f" of {at.id!r}"
+            raise Difference(
+                f"{where}: the record says it is {said}{of}, not round {number}, table "
+                f"{table.table} of {self.export.id!r}"
+            )
+        if record.spares != settings.spares:
+            raise Difference(
+                f"{where}: the match gives {record.spares} spare deadline(s) a seat, the "
+                f"tournament {settings.spares}"
+            )
+        self._check_parts(where, table)
         report = verify(record)
-        if not report.ok and not report.awaiting_seed:
+        if not report.ok and not report.waiting:
             raise Difference(f"{where}: the match record is invalid: {report.problem}")
         if record.result is None:
             if table.points is not None:
@@ -298,21 +309,27 @@ class _Check:
                 )
         return TablePlayed(players=table.players, places=places)
 
-    def _check_server_seed(self, where: str, number: int, table: TableEntry) -> None:
-        parts = [self.export.entries[p].part or "" for p in table.players]
-        seed = table_server_seed(parts, number, table.table)
-        record = table.record
-        if record.commitment != commitment(seed):
+    def _check_parts(self, where: str, table: TableEntry) -> None:
+        """The record's parts are its players' entries' (``verify`` checks that they make
+        its server seed): committed to at entry, shown once the tournament ended."""
+        parts = table.record.parts
+        if parts is None or len(parts) != len(table.players):
             raise Difference(
-                f"{where}: the record's commitment is {record.commitment}, but the players' "
-                f"parts with {table_suffix(number, table.table)!r} make the server seed "
-                f"{seed}, whose commitment is {commitment(seed)}"
+                f"{where}: the record must list the parts of its {len(table.players)} players, "
+                "one each in joining order"
             )
-        if record.server_seed is not None and record.server_seed != seed:
-            raise Difference(
-                f"{where}: the record's server seed is {record.server_seed}, but the "
-                f"players' parts make {seed}"
-            )
+        for k, (player, part) in enumerate(zip(table.players, parts, strict=True)):
+            entry = self.export.entries[player]
+            if part.commitment != entry.commitment:
+                raise Difference(
+                    f"{where}: the record's parts[{k}] is committed to {part.commitment}, but "
+                    f"{self.who(player)} entered with the commitment {entry.commitment}"
+                )
+            if part.part != entry.part:
+                raise Difference(
+                    f"{where}: the record shows {part.part or 'no part'} as "
+                    f"{self.who(player)}'s part, the entry {entry.part or 'none yet'}"
+                )
 
     # -- standings -----------------------------------------------------------
 

@@ -2,8 +2,8 @@
 // how the entry ended, its result, and par, the best bot playing the same dice, which
 // the entry is set against once the day's seed is published.
 
-import { botCover, botDiceCount, maskOf, options, scoreOf } from "./replay-rules.js";
-import { throwDice } from "./verify-seeds.js";
+import { botCover, botDiceCount, maskOf, options, scoreOf, tilesOf } from "./replay-rules.js";
+import { positionDice, throwDice } from "./verify-seeds.js";
 import { Waiting, fail, sameList } from "./verify-shape.js";
 import { Replay } from "./verify-replay.js";
 import { V } from "./verify-words.js";
@@ -21,13 +21,16 @@ export function checkDailyClientSeed(rec, checks) {
   checks.push(V.checkDailyClientSeed(expected));
 }
 
-/** The best bot's entry in the deal: its result (turn_scores, jackpots, total). */
-export async function dailyPar(seed, date, variant, turns = 10) {
+/** The best bot's entry in the deal: its result (turn_scores, jackpots, total), on the
+ * deal's dice by number or, `byPosition`, by each throw's turn and open tiles. */
+export async function dailyPar(seed, date, variant, turns = 10, byPosition = false) {
   const client = dailyClientSeed(date, variant);
   const game = new Replay(variant, 1, () => "", { turns });
   while (!game.over) {
     const count = botDiceCount(variant, "best", game.open);
-    const dice = await throwDice(seed, client, game.nextN, count);
+    const dice = byPosition
+      ? await positionDice(seed, client, game.round - 1, tilesOf(game.open), count)
+      : await throwDice(seed, client, game.nextN, count);
     game.nextN += 1;
     game.turnThrows += 1;
     if (!options(variant, game.open, dice).length) {
@@ -95,7 +98,7 @@ export async function finishDaily(rec, game, seed, checks) {
   checks.push(V.checkDailyResult(mine));
   daily.entry = mine;
   if (seed === null) throw waiting();
-  daily.par = await dailyPar(seed, rec.daily.date, rec.variant, turns);
+  daily.par = await dailyPar(seed, rec.daily.date, rec.variant, turns, rec.daily.dice === "by-position");
   checks.push(V.checkPar(daily.par));
   daily.versus = versusPar(mine, daily.par);
   daily.versusText = V.versus(daily.versus);

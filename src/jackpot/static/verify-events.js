@@ -2,10 +2,17 @@
 // for its number, its seat, its dice count, its dice (when the seed is published) and
 // its cover; each bot move (when its strength is known) against its strength's rule;
 // each player going out against the rules. A daily entry's throws are numbered turn by
-// turn, and a problem in one is named by its turn ("turn 2, throw 1: …").
+// turn, and a problem in one is named by its turn ("turn 2, throw 1: …"); a deal by
+// position takes each throw's dice from its turn and the tiles then open.
+//
+// A spare deadline changes no die and no position, so of a spare only this is checked:
+// a seat never used more than the match gives it, nor one after going out, and went out
+// by timeout only with none left. A spare used while a cover was due is listed after
+// that cover's throw, which the replay has already covered, so it is not tied to whose
+// move the replay says is due (nor to the match still going on).
 
 import { botCover, botDiceCount, maskOf, mayThrowOneDie, options, scoreOf, tilesOf } from "./replay-rules.js";
-import { throwDice } from "./verify-seeds.js";
+import { positionDice, throwDice } from "./verify-seeds.js";
 import { fail, sameList } from "./verify-shape.js";
 import { Replay, STRIDE } from "./verify-replay.js";
 import { V } from "./verify-words.js";
@@ -19,11 +26,16 @@ export async function replayEvents(rec, seed, info) {
   const { variant, client_seed: client, events } = rec;
   const seatName = (s) => V.who(rec.seats, s);
   const daily = "daily" in rec;
-  const rules = daily ? { turns: rec.daily.turns } : { shared: rec.format === "jackpot-record/3" };
+  // /3 and /4 place a Classic shut box's followers together; /1 and /2 rank them.
+  const shared = ["jackpot-record/3", "jackpot-record/4"].includes(rec.format);
+  const rules = daily ? { turns: rec.daily.turns } : { shared };
   const game = new Replay(variant, rec.seats.length, seatName, rules);
   const stats = { throws: 0, dice: 0, dead: 0, covers: 0, botCovers: 0, botDice: 0, oneDie: 0 };
+  const spares = {}; // spare deadlines used, by seat
+  const byPosition = daily && rec.daily.dice === "by-position";
   info.game = game;
   info.stats = stats;
+  info.spares = spares;
   const handled = new Set();
   // A daily entry names a throw by its turn and its place in it; a match by its number.
   const at = (sentence) => (daily ? V.inTurn(game.round, sentence) : sentence);
@@ -38,12 +50,25 @@ export async function replayEvents(rec, seed, info) {
       // The deadline runs only for the seat whose throw (or cover) is due.
       fail(V.timeoutNotDue(who, seatName(game.seat)));
     }
+    const left = (rec.spares ?? 0) - (spares[ev.seat] ?? 0);
+    if (ev.reason === "timeout" && left > 0) fail(V.timeoutWithSpare(who, left));
     game.goOut(ev.seat, ev.reason);
+  };
+
+  const useSpare = (ev) => {
+    const who = seatName(ev.seat);
+    if (game.out[ev.seat] !== null) fail(V.spareAfterOut(who));
+    spares[ev.seat] = (spares[ev.seat] ?? 0) + 1;
+    if (spares[ev.seat] > rec.spares) fail(V.tooManySpares(who, rec.spares));
   };
 
   for (let i = 0; i < events.length; i++) {
     if (handled.has(i)) continue;
     const ev = events[i];
+    if (ev.type === "spare") {
+      useSpare(ev);
+      continue;
+    }
     if (ev.type === "out") {
       applyOut(ev);
       continue;
@@ -74,9 +99,11 @@ export async function replayEvents(rec, seed, info) {
       if (mayThrowOneDie(variant, game.open)) stats.botDice += 1;
     }
     if (seed !== null) {
-      const fair = await throwDice(seed, client, n, count);
+      const fair = byPosition
+        ? await positionDice(seed, client, game.round - 1, tilesOf(game.open), count)
+        : await throwDice(seed, client, n, count);
       if (!sameList(ev.dice, fair)) {
-        fail(at(V.unfairDice(k, ev.dice, fair)));
+        fail(at(byPosition ? V.unfairPositionDice(k, ev.dice, fair) : V.unfairDice(k, ev.dice, fair)));
       }
     }
     stats.dice += count;
@@ -124,7 +151,9 @@ export async function replayEvents(rec, seed, info) {
       // in which case it would have won before covering.
       const outs = [];
       // Only a resignation can come between: a timeout is for the seat whose move is due.
-      for (let j = i + 1; j < events.length && events[j].type === "out"; j++) {
+      // (A spare in between is this seat's own deadline, passed while the cover was due.)
+      for (let j = i + 1; j < events.length && ["out", "spare"].includes(events[j].type); j++) {
+        if (events[j].type === "spare") continue;
         if (events[j].seat === ev.seat || events[j].reason !== "resigned") break;
         outs.push(j);
       }

@@ -1,6 +1,7 @@
 // The Verify page: reads a record from the text box, a file or ?match=ID, runs the
 // verifier in the browser and shows each check with a tick and the first problem; a
-// daily entry's turn scores beside par's; a record waiting for its seed, as such.
+// daily entry's turn scores beside par's; a record waiting for its seed, as such; and,
+// after the checks, what the record says that nothing checked depends on (its notes).
 import { t } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
 
@@ -59,15 +60,18 @@ function show(report) {
   problemBox.hidden = report.ok || pending || !report.problem;
   showDaily(report.daily || null);
   problemText.textContent = report.problem || "";
-  document.getElementById("verify-checked").hidden = !report.checks.length;
+  const notes = report.notes || [];
+  document.getElementById("verify-checked").hidden = !report.checks.length && !notes.length;
   document.getElementById("verify-scope").hidden = !report.ok;
+  const item = (className, text) => {
+    const li = document.createElement("li");
+    li.className = className;
+    li.textContent = text;
+    return li;
+  };
   checks.replaceChildren(
-    ...report.checks.map((sentence) => {
-      const li = document.createElement("li");
-      li.className = "check";
-      li.textContent = `✓ ${sentence}`;
-      return li;
-    }),
+    ...report.checks.map((sentence) => item("check", `✓ ${sentence}`)),
+    ...notes.map((sentence) => item("check note", `ℹ ${sentence}`)),
   );
 }
 

@@ -1,6 +1,7 @@
 // What the seeds give, derived again in the browser (and in Node 20) with WebCrypto:
-// the commitment, each label's HMAC-SHA256 byte stream, the dice, the order of play and
-// the bots' strengths. verify.js checks a record against these.
+// the commitment, a server seed made of parts, each label's HMAC-SHA256 byte stream, the
+// dice (by throw number, or a daily deal's by position), the order of play and the bots'
+// strengths. verify.js checks a record against these.
 
 import { STRENGTHS } from "./replay-rules.js";
 import { V } from "./verify-words.js";
@@ -30,6 +31,15 @@ export async function sha256Hex(text) {
 /** The commitment of a server seed: SHA-256 of its 64 ASCII characters. */
 export function commitmentOf(serverSeed) {
   return sha256Hex(serverSeed);
+}
+
+/**
+ * The server seed made of parts (in joining order): SHA-256 of the parts joined by ".",
+ * at a tournament table followed by ":r" + round + ":t" + table.
+ */
+export function seedFromParts(parts, tournament = null) {
+  const suffix = tournament ? `:r${tournament.round}:t${tournament.table}` : "";
+  return sha256Hex(parts.join(".") + suffix);
 }
 
 const keys = new Map();
@@ -62,15 +72,30 @@ export async function* byteStream(serverSeed, label) {
   for (let k = 0; ; k++) yield* await streamBlock(serverSeed, label, k);
 }
 
-/** The dice of throw n (0-based over the whole match): kept bytes < 252, b % 6 + 1. */
-export async function throwDice(serverSeed, clientSeed, n, count = 2) {
+/** The dice a label's stream gives: kept bytes < 252, b % 6 + 1. */
+async function labelDice(serverSeed, label, count) {
   const dice = [];
-  for await (const b of byteStream(serverSeed, `${clientSeed}:${n}`)) {
+  for await (const b of byteStream(serverSeed, label)) {
     if (b >= DIE_LIMIT) continue;
     dice.push((b % 6) + 1);
     if (dice.length === count) return dice;
   }
   return dice; // unreachable: the stream is endless
+}
+
+/** The dice of throw n (0-based over the whole match). */
+export function throwDice(serverSeed, clientSeed, n, count = 2) {
+  return labelDice(serverSeed, `${clientSeed}:${n}`, count);
+}
+
+/** A daily deal's throw by position: turn t (0-based) facing the open tiles (ascending digits). */
+export function positionLabel(clientSeed, turn, openTiles) {
+  return `${clientSeed}:${turn}:${[...openTiles].sort((a, b) => a - b).join("")}`;
+}
+
+/** The dice of a daily deal by position: whoever faces these open tiles in this turn. */
+export function positionDice(serverSeed, clientSeed, turn, openTiles, count = 2) {
+  return labelDice(serverSeed, positionLabel(clientSeed, turn, openTiles), count);
 }
 
 /**

@@ -2,13 +2,16 @@
 // events and result are what verify.js's replay may take for granted afterwards. A
 // difference is thrown as a Problem, its sentence in the page's language.
 
+import { orList } from "./i18n.js";
 import { STRENGTHS } from "./replay-rules.js";
 import { V } from "./verify-words.js";
 
 // /2 is /1 plus "joined": seats listed in the order of play drawn from the seed, and
 // joined[p] the joining index of the seat that plays p-th. /3 is /2 played by the rules
-// of /3 (Classic's shared place after a shut box), and the format of a daily entry.
-export const FORMATS = ["jackpot-record/1", "jackpot-record/2", "jackpot-record/3"];
+// of /3 (Classic's shared place after a shut box), and the format of a daily entry. /4 is
+// /3 plus, where they apply, a seed made of parts, a tournament table, spare deadlines
+// and a daily deal's dice by position (verify-v4.js).
+export const FORMATS = ["jackpot-record/1", "jackpot-record/2", "jackpot-record/3", "jackpot-record/4"];
 const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 export const DAILY_TURNS = 10;
 // A bot's strength before the seed is published: it is drawn from the seed.
@@ -41,7 +44,7 @@ export function isDay(text) {
 
 /** A daily entry: its deal, one person's seat, no deadline, its result's form. */
 function checkDaily(rec) {
-  if (rec.format !== FORMATS[2]) fail(V.dailyNotV3(rec.format, FORMATS[2]));
+  if (rec.format !== FORMATS[2] && rec.format !== FORMATS[3]) fail(V.dailyNotV3(rec.format, orList(FORMATS.slice(2))));
   const d = rec.daily;
   if (d === null || typeof d !== "object" || !isDay(d.date) || d.turns !== DAILY_TURNS) fail(V.badDaily());
   if (rec.seats.length !== 1 || rec.seats[0].bot !== null) fail(V.dailySeats());
@@ -116,6 +119,10 @@ export function checkShape(rec) {
       if (ev.cover !== null && !(Array.isArray(ev.cover) && ev.cover.every(isInt))) {
         fail(V.badCover(ev.n));
       }
+    } else if (ev.type === "spare") {
+      // A spare deadline used (jackpot-record/4): only where the match gives spares.
+      if (!("spares" in rec)) fail(V.spareWithoutSpares(i));
+      if (!isInt(ev.seat)) fail(V.spareWithoutSeat(i));
     } else if (ev.type === "out") {
       if (!isInt(ev.seat)) fail(V.outWithoutSeat(i));
       if (ev.reason !== "resigned" && ev.reason !== "timeout") {
@@ -145,8 +152,9 @@ export function checkShape(rec) {
 /** Thrown when everything that could be checked without the server seed holds: the
  * rest (the dice, and what comes from the seed) waits for it. */
 export class Waiting extends Error {
-  constructor(message, daily = null) {
+  constructor(message, daily = null, parts = false) {
     super(message);
     this.daily = daily;
+    this.parts = parts; // the seed is published, the parts it is made of not yet
   }
 }

@@ -11,6 +11,7 @@
 // that goes into a sentence is worked out first, by its own call, and passed in.
 import { andList, orList, shownName, strengthName, t, tn } from "./i18n.js";
 import { DAILY } from "./verify-words-daily.js";
+import { V4 } from "./verify-words-v4.js";
 
 const show = (v) => JSON.stringify(v);
 
@@ -73,6 +74,7 @@ function offer(dice, opts, open) {
 
 export const V = {
   ...DAILY,
+  ...V4,
   variant: (v) => (v === "classic" ? classic() : jackpot()),
   /** A seat by its player's name ("Ana", "Guest 1a2b" in the page's language). */
   who,

@@ -30,12 +30,12 @@ from jackpot.web.base.edge.language import Language
 from jackpot.web.base.edge.middleware import BodyLimit
 from jackpot.web.base.edge.openapi_errors import document_errors
 from jackpot.web.base.edge.responses import handle_errors
+from jackpot.web.base.edge.shared_streams import SharedStreamCaps, SharedStreams
 from jackpot.web.base.edge.templates import make_templates
 from jackpot.web.base.edge.text_guard import TextGuard
 from jackpot.web.base.identity import share_changes
 from jackpot.web.base.limits import make_counters, redis_prefix
 from jackpot.web.base.live.bus_redis import make_bus
-from jackpot.web.base.live.shared_streams import SharedStreamCaps, SharedStreams
 from jackpot.web.base.live.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.settings import Settings, load_settings

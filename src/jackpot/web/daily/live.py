@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from jackpot.web.base.live.ping_stream import ping_stream
+from jackpot.web.base.edge.ping_stream import ping_stream
 from jackpot.web.base.live.stream_caps import CappedStream
 from jackpot.web.daily.deals import DAILY
 
 
 async def daily_stream(request: Request) -> CappedStream:
-    """One ``daily`` frame per burst of changes (base/live/ping_stream.py)."""
+    """One ``daily`` frame per burst of changes (base/edge/ping_stream.py)."""
     return await ping_stream(request, DAILY, "daily")

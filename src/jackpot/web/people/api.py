@@ -12,7 +12,7 @@ from jackpot.web.accounts import blocks
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.edge.field_rules import MINIMUM_SETTING, one_of
 from jackpot.web.base.edge.http import check_same_site, current_actor, db_of, settings_of
-from jackpot.web.base.live.ping_stream import ping_stream
+from jackpot.web.base.edge.ping_stream import ping_stream
 from jackpot.web.base.live.stream_caps import EventStream
 from jackpot.web.base.settings import MAX_DEADLINE_SECONDS
 from jackpot.web.people import challenges, seeks

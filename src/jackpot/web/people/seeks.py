@@ -65,7 +65,7 @@ SEEKS = "seeks"
 
 def ping_seeks(conn: AsyncConnection) -> None:
     """Tell the pages listing the waiting seeks to look again, once this transaction
-    commits (base/live/ping_stream.py): a seek made, paired, cancelled or expired."""
+    commits (base/edge/ping_stream.py): a seek made, paired, cancelled or expired."""
     publish_on_commit(conn, SEEKS, [{"type": "seeks"}])
 
 

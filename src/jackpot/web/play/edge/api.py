@@ -25,9 +25,9 @@ from jackpot.web.base.edge.http import (
     set_session_cookie,
     settings_of,
 )
+from jackpot.web.base.edge.ping_stream import ping_stream
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.limits import counters_of, take
-from jackpot.web.base.live.ping_stream import ping_stream
 from jackpot.web.base.live.stream_caps import EventStream
 from jackpot.web.base.quotas import active_cap
 from jackpot.web.base.settings import (
