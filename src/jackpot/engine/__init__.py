@@ -38,7 +38,6 @@ from jackpot.engine.match import (
     RULES,
     RULES_BEFORE_SHARED_PLACE,
     Match,
-    Turn,
 )
 from jackpot.engine.pairing import LOOKAHEAD_TABLES, Pairing, pair, pair_round
 from jackpot.engine.result import Result
@@ -68,6 +67,7 @@ from jackpot.engine.tiles import (
     score,
     to_mask,
 )
+from jackpot.engine.turn import Turn
 
 BadDiceCount = BadDice
 

@@ -38,8 +38,6 @@ from jackpot.engine.events import (
 )
 from jackpot.engine.result import Result, decide
 from jackpot.engine.tiles import (
-    FULL,
-    Option,
     Variant,
     check_dice,
     describe_dice,
@@ -48,6 +46,7 @@ from jackpot.engine.tiles import (
     may_throw_one_die,
     options,
 )
+from jackpot.engine.turn import Turn
 
 Reason = Literal["resigned", "timeout"]
 REASONS: tuple[str, ...] = ("resigned", "timeout")
@@ -60,17 +59,6 @@ RULES = 3
 RULES_BEFORE_SHARED_PLACE = 2
 #: The most spare deadlines a match may give each seat (0, as before spares: none).
 MAX_SPARES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    seat: int
-    open: frozenset[int] = FULL
-    #: The dice of the throw waiting for a cover; None while a throw is due.
-    dice: tuple[int, ...] | None = None
-    options: tuple[Option, ...] = ()
-    #: Throws made so far in this turn.
-    throws: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,15 +358,7 @@ class Match:
             "out": list(self.out),
             "left": list(self.left),
             "shut": list(self.shut),
-            "turn": None
-            if turn is None
-            else {
-                "seat": turn.seat,
-                "open": sorted(turn.open),
-                "dice": None if turn.dice is None else list(turn.dice),
-                "options": [list(o) for o in turn.options],
-                "throws": turn.throws,
-            },
+            "turn": None if turn is None else turn.to_dict(),
             "result": None if self.result is None else self.result.to_dict(),
         }
 
@@ -389,17 +369,7 @@ class Match:
         t = data["turn"]
         daily_turns = data.get("daily_turns")
         result = data["result"]
-        turn = (
-            None
-            if t is None
-            else Turn(
-                seat=int(t["seat"]),
-                open=frozenset(t["open"]),
-                dice=None if t["dice"] is None else tuple(t["dice"]),
-                options=tuple(tuple(o) for o in t["options"]),
-                throws=int(t["throws"]),
-            )
-        )
+        turn = None if t is None else Turn.from_dict(t)
         return cls(
             variant=Variant(data["variant"]),
             seats=int(data["seats"]),
