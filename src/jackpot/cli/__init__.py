@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 #: Modules that define ``register(subparsers)``; each sub-parser sets ``func``.
 COMMAND_MODULES = (
     "jackpot.cli.verify",
+    "jackpot.cli.tournament",
     "jackpot.cli.core",
     "jackpot.cli.web",
     "jackpot.cli.ratings",

@@ -24,6 +24,7 @@ from jackpot.engine.errors import (
 from jackpot.engine.events import (
     Covered,
     Event,
+    LastRound,
     MatchEnded,
     SeatOut,
     SpareUsed,
@@ -37,9 +38,21 @@ from jackpot.engine.match import (
     RULES,
     RULES_BEFORE_SHARED_PLACE,
     Match,
-    Turn,
 )
+from jackpot.engine.pairing import LOOKAHEAD_TABLES, Pairing, pair, pair_round
 from jackpot.engine.result import Result
+from jackpot.engine.swiss import (
+    BYE_POINTS,
+    MAX_TABLE,
+    MIN_TABLE,
+    Entrant,
+    RoundPlayed,
+    Standing,
+    TablePlayed,
+    match_points,
+    standings,
+    table_sizes,
+)
 from jackpot.engine.tiles import (
     FULL,
     TILES,
@@ -54,12 +67,17 @@ from jackpot.engine.tiles import (
     score,
     to_mask,
 )
+from jackpot.engine.turn import Turn
 
 BadDiceCount = BadDice
 
 __all__ = [
+    "BYE_POINTS",
     "FULL",
+    "LOOKAHEAD_TABLES",
     "MAX_SPARES",
+    "MAX_TABLE",
+    "MIN_TABLE",
     "REASONS",
     "RULES",
     "RULES_BEFORE_SHARED_PLACE",
@@ -71,18 +89,24 @@ __all__ = [
     "BadDiceCount",
     "Covered",
     "DailyResult",
+    "Entrant",
     "Event",
     "IllegalMove",
+    "LastRound",
     "Match",
     "MatchEnded",
     "MatchOver",
     "NotOnOffer",
     "NotYourTurn",
     "Option",
+    "Pairing",
     "Result",
+    "RoundPlayed",
     "SeatIsOut",
     "SeatOut",
     "SpareUsed",
+    "Standing",
+    "TablePlayed",
     "Thrown",
     "Turn",
     "TurnEnded",
@@ -97,9 +121,14 @@ __all__ = [
     "describe_options",
     "describe_tiles",
     "from_mask",
+    "match_points",
     "may_throw_one_die",
     "options",
+    "pair",
+    "pair_round",
     "score",
+    "standings",
+    "table_sizes",
     "throw_number",
     "to_mask",
     "versus_par",

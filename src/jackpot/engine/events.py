@@ -103,4 +103,14 @@ class MatchEnded:
         return {"type": "match_ended", "result": self.result.to_dict()}
 
 
-Event = Thrown | Covered | TurnStarted | TurnEnded | SeatOut | SpareUsed | MatchEnded
+@dataclass(frozen=True, slots=True)
+class LastRound:
+    """The match ends with the round in progress: its tournament round's time ran out."""
+
+    round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "last_round", "round": self.round}
+
+
+Event = Thrown | Covered | TurnStarted | TurnEnded | SeatOut | SpareUsed | MatchEnded | LastRound

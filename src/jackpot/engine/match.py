@@ -28,6 +28,7 @@ from jackpot.engine.errors import (
 from jackpot.engine.events import (
     Covered,
     Event,
+    LastRound,
     MatchEnded,
     SeatOut,
     SpareUsed,
@@ -37,8 +38,6 @@ from jackpot.engine.events import (
 )
 from jackpot.engine.result import Result, decide
 from jackpot.engine.tiles import (
-    FULL,
-    Option,
     Variant,
     check_dice,
     describe_dice,
@@ -47,6 +46,7 @@ from jackpot.engine.tiles import (
     may_throw_one_die,
     options,
 )
+from jackpot.engine.turn import Turn
 
 Reason = Literal["resigned", "timeout"]
 REASONS: tuple[str, ...] = ("resigned", "timeout")
@@ -59,17 +59,6 @@ RULES = 3
 RULES_BEFORE_SHARED_PLACE = 2
 #: The most spare deadlines a match may give each seat (0, as before spares: none).
 MAX_SPARES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    seat: int
-    open: frozenset[int] = FULL
-    #: The dice of the throw waiting for a cover; None while a throw is due.
-    dice: tuple[int, ...] | None = None
-    options: tuple[Option, ...] = ()
-    #: Throws made so far in this turn.
-    throws: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +87,8 @@ class Match:
     #: The spare deadlines each seat was given, and each seat's left (deadline_passed).
     spares: int = 0
     spares_left: tuple[int, ...] = ()
+    #: The match ends with the round in progress (``end_after_round``).
+    last_round: bool = False
 
     @classmethod
     def new(cls, variant: Variant, seats: int, *, rules: int = RULES, spares: int = 0) -> Match:
@@ -232,6 +223,17 @@ class Match:
         spares_left = (*self.spares_left[:seat], left, *self.spares_left[seat + 1 :])
         return replace(self, spares_left=spares_left), [SpareUsed(seat=seat, left=left)]
 
+    def end_after_round(self) -> tuple[Match, list[Event]]:
+        """A tournament round's time ran out: the match ends with the round in progress, placed
+        as usual (docs/tournaments.md). Classic's one round is its last already: no change."""
+        if self.result is not None:
+            raise MatchOver("the match is over", "match_over")
+        if self.daily_turns is not None:
+            raise IllegalMove("a daily entry has no round to end early", "daily_entry")
+        if self.last_round or self.variant is Variant.CLASSIC:
+            return self, []
+        return replace(self, last_round=True), [LastRound(round=self.round)]
+
     # -- transitions ---------------------------------------------------------
 
     def _end_turn(
@@ -261,7 +263,7 @@ class Match:
             if self.out[s] is None:
                 events.append(TurnStarted(seat=s, round=self.round))
                 return replace(self, turn=Turn(seat=s)), events
-        if self.variant is Variant.CLASSIC:
+        if self.variant is Variant.CLASSIC or self.last_round:
             return self._finish(events)
         if any(self.shut[s] is not None and self.out[s] is None for s in range(self.seats)):
             return self._finish(events)
@@ -343,6 +345,8 @@ class Match:
         )
         if self.spares:  # a snapshot without them loads with none (from_dict)
             extra |= {"spares": self.spares, "spares_left": list(self.spares_left)}
+        if self.last_round:  # likewise: a snapshot without it ends as ever
+            extra["last_round"] = True
         return {
             "variant": self.variant.value,
             "rules": self.rules,
@@ -354,15 +358,7 @@ class Match:
             "out": list(self.out),
             "left": list(self.left),
             "shut": list(self.shut),
-            "turn": None
-            if turn is None
-            else {
-                "seat": turn.seat,
-                "open": sorted(turn.open),
-                "dice": None if turn.dice is None else list(turn.dice),
-                "options": [list(o) for o in turn.options],
-                "throws": turn.throws,
-            },
+            "turn": None if turn is None else turn.to_dict(),
             "result": None if self.result is None else self.result.to_dict(),
         }
 
@@ -373,17 +369,7 @@ class Match:
         t = data["turn"]
         daily_turns = data.get("daily_turns")
         result = data["result"]
-        turn = (
-            None
-            if t is None
-            else Turn(
-                seat=int(t["seat"]),
-                open=frozenset(t["open"]),
-                dice=None if t["dice"] is None else tuple(t["dice"]),
-                options=tuple(tuple(o) for o in t["options"]),
-                throws=int(t["throws"]),
-            )
-        )
+        turn = None if t is None else Turn.from_dict(t)
         return cls(
             variant=Variant(data["variant"]),
             seats=int(data["seats"]),
@@ -404,4 +390,5 @@ class Match:
             turn_scores=tuple(int(s) for s in data.get("turn_scores", ())),
             spares=int(data.get("spares", 0)),
             spares_left=tuple(int(s) for s in data.get("spares_left", (0,) * int(data["seats"]))),
+            last_round=bool(data.get("last_round", False)),
         )

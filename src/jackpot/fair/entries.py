@@ -1,8 +1,9 @@
 """A record's seats and events: their values, their JSON, and their strict reading.
 
 A throw and its cover are one entry, as a player sees them; a seat going out is
-another, and a spare deadline used (``/4``) a third. ``record.py`` puts them in a whole
-record, ``recorder.py`` writes them from the engine's events.
+another, a spare deadline used (``/4``) a third, and at a tournament table the round's
+time running out a fourth. ``record.py`` puts them in a whole record, ``recorder.py``
+writes them from the engine's events.
 """
 
 from __future__ import annotations
@@ -94,7 +95,18 @@ class SpareEntry:
         return {"type": "spare", "seat": self.seat}
 
 
-RecordEvent: TypeAlias = ThrowEntry | OutEntry | SpareEntry
+@dataclass(frozen=True, slots=True)
+class LastRoundEntry:
+    """The tournament round's time ran out while the match played its round ``round``:
+    the match ended with that round (``Match.end_after_round``)."""
+
+    round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "last_round", "round": self.round}
+
+
+RecordEvent: TypeAlias = ThrowEntry | OutEntry | SpareEntry | LastRoundEntry
 
 
 def read_seats(value: object, *, hidden_allowed: bool) -> tuple[SeatEntry, ...]:
@@ -136,14 +148,22 @@ def read_seat(value: object, where: str, n_seats: int) -> int:
     return read_int(value, where, 0, n_seats - 1, f"a seat number 0-{n_seats - 1}")
 
 
-def read_event(value: object, where: str, n_seats: int, *, spares: bool = False) -> RecordEvent:
-    """One event; ``spares``: the record gives spare deadlines, so a spare may be used."""
+def read_event(
+    value: object, where: str, n_seats: int, *, spares: bool = False, last_round: bool = False
+) -> RecordEvent:
+    """One event; ``spares``: the record gives spare deadlines, so a spare may be used;
+    ``last_round``: the match was a tournament table's, so its round's time may have run out."""
     if not isinstance(value, Mapping):
         raise refusal(where, "an object", value)
     kind = cast(Mapping[str, Any], value).get("type")
     if kind == "spare" and spares:
         d = read_object(value, where, ("type", "seat"))
         return SpareEntry(seat=read_seat(d["seat"], f"{where}.seat", n_seats))
+    if kind == "last_round" and last_round:
+        d = read_object(value, where, ("type", "round"))
+        return LastRoundEntry(
+            round=read_int(d["round"], f"{where}.round", 1, None, "a round number from 1")
+        )
     if kind == "throw":
         d = read_object(value, where, ("type", "n", "seat", "dice", "cover"))
         return ThrowEntry(
@@ -163,8 +183,13 @@ def read_event(value: object, where: str, n_seats: int, *, spares: bool = False)
         raise RecordFormatError(
             f"{where}: a spare deadline used, but the record gives none (no \"spares\")"
         )
-    kinds = '"throw", "out" or "spare"' if spares else '"throw" or "out"'
-    raise refusal(f"{where}.type", kinds, kind)
+    if kind == "last_round":
+        raise RecordFormatError(
+            f"{where}: the match ends with its round, but only a tournament table's does"
+        )
+    kinds = ["throw", "out"] + ["spare"] * spares + ["last_round"] * last_round
+    named = ", ".join(f'"{k}"' for k in kinds[:-1]) + f' or "{kinds[-1]}"'
+    raise refusal(f"{where}.type", named, kind)
 
 
 def read_dice(value: object, where: str) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from jackpot.engine import Event, IllegalMove, TurnEnded
 from jackpot.fair.record import (
+    LastRoundEntry,
     OutEntry,
     Record,
     RecordEvent,
@@ -231,6 +232,8 @@ def review_match(source: Record | Mapping[str, Any] | str) -> MatchReview:
     for i, event in enumerate(events):
         if isinstance(event, OutEntry):
             walk.out(i, event)
+        elif isinstance(event, LastRoundEntry):
+            walk.match, _ = walk.match.end_after_round()
         elif not isinstance(event, SpareEntry):  # a spare deadline changes no position
             walk.throw(i, event)
     for figures in walk.seats:

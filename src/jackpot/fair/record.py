@@ -35,6 +35,7 @@ from jackpot.fair.entries import (
     HIDDEN,
     MAX_SEATS,
     OUT_REASONS,
+    LastRoundEntry,
     OutEntry,
     OutReason,
     RecordEvent,
@@ -81,6 +82,7 @@ __all__ = [
     "HIDDEN",
     "MAX_SEATS",
     "OUT_REASONS",
+    "LastRoundEntry",
     "OutEntry",
     "OutReason",
     "Record",
@@ -283,7 +285,9 @@ def parse_record(source: str | bytes | Mapping[str, Any]) -> Record:
         server_seed=server_seed,
         client_seed=read_string(d["client_seed"], "client_seed"),
         events=tuple(
-            read_event(e, f"events[{i}]", n_seats, spares=spares > 0)
+            read_event(
+                e, f"events[{i}]", n_seats, spares=spares > 0, last_round=tournament is not None
+            )
             for i, e in enumerate(read_list(d["events"], "events", "a list of events"))
         ),
         result=result,

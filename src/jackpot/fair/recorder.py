@@ -11,8 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from jackpot.engine import Covered, Event, SeatOut, SpareUsed, Thrown
-from jackpot.fair.entries import OutEntry, OutReason, RecordEvent, SpareEntry, ThrowEntry
+from jackpot.engine import Covered, Event, LastRound, SeatOut, SpareUsed, Thrown
+from jackpot.fair.entries import (
+    LastRoundEntry,
+    OutEntry,
+    OutReason,
+    RecordEvent,
+    SpareEntry,
+    ThrowEntry,
+)
 
 
 def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:
@@ -34,3 +41,5 @@ def append_events(log: list[RecordEvent], events: Iterable[Event]) -> None:
             log.append(OutEntry(seat=event.seat, reason=reason))
         elif isinstance(event, SpareUsed):
             log.append(SpareEntry(seat=event.seat))
+        elif isinstance(event, LastRound):
+            log.append(LastRoundEntry(round=event.round))

@@ -27,7 +27,7 @@ from jackpot.engine import (
     options,
 )
 from jackpot.fair.dice import position_dice, position_label, throw_dice
-from jackpot.fair.entries import OutEntry, RecordEvent, SpareEntry, ThrowEntry
+from jackpot.fair.entries import LastRoundEntry, OutEntry, RecordEvent, SpareEntry, ThrowEntry
 from jackpot.fair.record import Record
 from jackpot.strategy.bots import choose_cover, choose_dice_count
 from jackpot.strategy.strength import Strength
@@ -52,6 +52,8 @@ class Tally:
     outs: list[str] = field(default_factory=list)
     #: Spare deadlines used by each seat.
     spares: dict[int, int] = field(default_factory=dict)
+    #: The round with which the match ended because its tournament round's time ran out.
+    last_round: int | None = None
 
 
 def tiles_text(tiles: tuple[int, ...] | None) -> str:
@@ -90,16 +92,18 @@ def resignations_before_cover(events: Sequence[RecordEvent], i: int, match: Matc
     always do it. ``match`` is the state with the cover pending. The browser
     verifier applies the same rule.
     """
-    thrower = events[i].seat
+    throw = events[i]
+    assert isinstance(throw, ThrowEntry)
     following: list[int] = []
+    leavers: set[int] = set()
     for j in range(i + 1, len(events)):
         out = events[j]
         if isinstance(out, SpareEntry):
             continue  # the thrower's deadline, passed while its cover was due
-        if not isinstance(out, OutEntry) or out.seat == thrower or out.reason != "resigned":
+        if not isinstance(out, OutEntry) or out.seat == throw.seat or out.reason != "resigned":
             break
         following.append(j)
-    leavers = {events[j].seat for j in following}
+        leavers.add(out.seat)
     still_in = [s for s in range(match.seats) if match.out[s] is None and s not in leavers]
     return following if len(still_in) > 1 else []
 
@@ -126,6 +130,10 @@ def replay(record: Record, server_seed: str | None, tally: Tally) -> Match:
         if isinstance(event, OutEntry):
             match = _leave(record, match, event, i, tally)
             tally.outs.append(f"{seat_name(record, event.seat)} {event.reason}")
+            continue
+        if isinstance(event, LastRoundEntry):
+            match = _last_round(record, match, event, i)
+            tally.last_round = event.round
             continue
 
         def resignations_first(m: Match, i: int = i) -> Match:
@@ -186,6 +194,22 @@ def _leave(record: Record, match: Match, event: OutEntry, i: int, tally: Tally) 
         match, _ = match.leave(event.seat, event.reason)
     except IllegalMove as exc:
         raise Difference(f"events[{i}] (out): {exc}") from None
+    return match
+
+
+def _last_round(record: Record, match: Match, event: LastRoundEntry, i: int) -> Match:
+    """The round's time ran out: only once, in the round being played, and never in
+    Classic, whose one round is its last anyway."""
+    if record.variant is Variant.CLASSIC:
+        raise Difference(f"events[{i}]: Classic has one round, so none ends the match early")
+    if match.last_round:
+        raise Difference(f"events[{i}]: the match was already to end with round {match.round}")
+    if event.round != match.round:
+        raise Difference(
+            f"events[{i}]: the match is to end with round {event.round}, "
+            f"but round {match.round} was being played"
+        )
+    match, _ = match.end_after_round()
     return match
 
 

@@ -235,6 +235,11 @@ def _say_replayed(record: Record, tally: Tally, checks: list[str]) -> None:
             f"spares: each seat had {record.spares} spare deadline(s) and used at most that "
             f"({', '.join(used)}); a timeout came only with none left"
         )
+    if tally.last_round is not None:
+        checks.append(
+            f"last round: the tournament round's time ran out in round {tally.last_round}, "
+            "and the match ended with it"
+        )
 
 
 def _check_result(record: Record, match: Match, tally: Tally, checks: list[str]) -> str:

@@ -62,7 +62,7 @@ async def test_an_entry_is_a_daily_record_whose_seed_waits_for_the_day(app, make
     assert final["server_seed"] is None
     record = (await ana.get(f"/api/matches/{mid}/record")).json()
     assert record["format"] == "jackpot-record/3"
-    assert list(record)[:5] == ["format", "id", "variant", "daily", "deadline_seconds"]
+    assert list(record)[:6] == ["format", "id", "variant", "daily", "origin", "deadline_seconds"]
     assert record["daily"] == {"date": day, "turns": 10}
     assert record["deadline_seconds"] is None
     assert record["joined"] == [0]

@@ -185,6 +185,7 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     if m is not None and m.daily_turns is not None:
         # A daily entry (jackpot-record/3): its deal, and no deadline per throw (null).
         head["daily"] = DailyDeal(daily_day(row["client_seed"]), m.daily_turns).to_dict()
+    head["origin"] = origin_of(row)
     head |= {
         "deadline_seconds": row["deadline_seconds"],
         "created": iso(row["created_at"]),
