@@ -66,6 +66,19 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
         guest.goto(url + path)
         check(guest, path)
 
+    # The analysis board, held to no violation of any impact: alone, facing a score
+    # with the one-die choice, a Jackpot round with covers, a refused field.
+    for path in (
+        "/analysis",
+        "/analysis?variant=classic&open=1,2,3,4,5,6&beat=20&holders=1&after=1",
+        "/analysis?variant=jackpot&open=1,2,4,6,8&dice=2,4&seats=3&shut=1&after=1",
+        "/analysis?variant=jackpot&open=1,2&dice=3",
+    ):
+        guest.goto(url + path)
+        found = axe_violations(guest)
+        if found:
+            failures.append(f"{path} ({guest.url}):\n{describe(found)}")
+
     # A waiting match in the lobby; the new-match form.
     waiting = post(ana, url + "/api/matches", {"seats": 2, "bots": 0})["id"]
     ana.goto(url + "/lobby")

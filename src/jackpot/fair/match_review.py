@@ -32,7 +32,7 @@ from jackpot.fair.record import (
 )
 from jackpot.fair.replay import new_match
 from jackpot.fair.verify import resignations_before_cover
-from jackpot.strategy.match_odds import PositionOdds, match_odds
+from jackpot.strategy.match_odds import PositionOdds, Stake, match_odds, match_stake
 from jackpot.strategy.skill import Decision, Skill, skill
 
 
@@ -58,6 +58,10 @@ class ReviewStep:
     #: Score and whether the box was shut, when this step ended the seat's turn.
     turn_score: int | None = None
     shut: bool = False
+    #: What the seat whose turn it was played for when the step came (a throw's seat,
+    #: or, for a seat going out, whoever's turn it was): with ``open_before`` and the
+    #: dice, the position the step was played in.
+    stake: Stake = None
 
     @property
     def dice_given_away(self) -> Fraction | None:
@@ -148,6 +152,7 @@ class _Walk:
     def out(self, i: int, event: OutEntry) -> None:
         turn = self.match.turn
         open_now = tuple(sorted(turn.open)) if turn else ()
+        stake = match_stake(self.match) if turn else None
         round_ = self.match.round
         if i not in self.applied_early:
             self.leave(event)
@@ -160,6 +165,7 @@ class _Walk:
                 open_now,
                 self.match.totals,
                 reason=event.reason,
+                stake=stake,
             )
         )
 
@@ -170,6 +176,7 @@ class _Walk:
             raise ValueError(f"the record does not replay at throw {event.n}")
         round_ = m.round
         open_before = turn.open
+        stake = match_stake(m)
         dice_odds = match_odds(m) if m.may_throw_one_die else None
         try:
             m, events = m.throw(event.seat, event.dice)
@@ -210,6 +217,7 @@ class _Walk:
             cover_odds=cover_odds,
             turn_score=score,
             shut=shut,
+            stake=stake,
         )
         self.seats[event.seat].decisions.extend(step.decisions)
         self.steps.append(step)

@@ -94,6 +94,11 @@ function show(i, rolled = false) {
     li.classList.toggle("current", s === step.seat);
   });
 
+  // The position this step was played in, on the analysis board.
+  const board = $("board-link");
+  board.hidden = !step.board;
+  if (step.board) board.href = step.board;
+
   const dice = step.kind === "throw" ? step.dice_choice : null;
   const diceText = $("dice-choice");
   diceText.hidden = !dice;

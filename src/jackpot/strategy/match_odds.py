@@ -16,6 +16,11 @@ Who is playing for what:
 The best option is the one with the most equity, then the most chance of winning
 alone, then the one the ``best`` bot would choose; "given away" is the equity of the
 best option minus that of the one chosen, exactly.
+
+A match is read as a ``Stake`` (what the seat plays for: a Classic ``Facing``, a
+``JackpotRound``, or None alone) and a turn (open tiles, dice), and
+``position_odds`` values any such position: the analysis board states one directly,
+and a match's odds are the same call, so both give the same numbers.
 """
 
 from __future__ import annotations
@@ -26,10 +31,17 @@ from fractions import Fraction
 from functools import cache, lru_cache
 
 from jackpot.engine import Match, Option, Variant
-from jackpot.engine.tiles import from_mask, may_throw_one_die, to_mask
+from jackpot.engine.tiles import TILES, from_mask, may_throw_one_die, score, to_mask
 from jackpot.strategy.bots import choose_dice_count_mask
-from jackpot.strategy.chances import ZERO, Chances
-from jackpot.strategy.classic_match import MAX_SEATS, Facing, classic_table, warm
+from jackpot.strategy.chances import LOST, ZERO, Chances
+from jackpot.strategy.classic_match import (
+    MAX_SEATS,
+    Facing,
+    classic_table,
+    denominator,
+    warm,
+    worths,
+)
 from jackpot.strategy.classic_turn import ranked_covers
 from jackpot.strategy.jackpot_match import jackpot_chances, others_chance
 from jackpot.strategy.skill import Decision, DecisionKind
@@ -83,11 +95,13 @@ class PositionOdds(ReadsChances):
     """The position of the seat now playing, valued.
 
     ``decision``: what the seat must choose now ("cover": ``options`` are the throw's
-    covers; "dice": one die or two; None: a throw of two dice is simply due).
-    ``p_shut``: the best chance of shutting the box this turn from ``open_tiles``,
-    before the throw, as the odds have always shown it. ``chances``: the seat's
-    chances in the match now, playing on at its best (after a throw: with the best
-    cover of that throw).
+    covers; "dice": one die or two; None: a throw of two dice is simply due, or the
+    throw reached nothing and ends the turn, ``ends_turn``).
+    ``p_shut`` and ``expected_score``: the best chance of shutting the box this turn
+    from ``open_tiles``, before the throw, as the odds have always shown it, and the
+    lowest expected score. ``chances``: the seat's chances in the match now, playing
+    on at its best (after a throw: with the best cover of that throw; after a throw
+    that reached nothing: with the turn ended on the tiles still open).
     """
 
     variant: Variant
@@ -99,6 +113,21 @@ class PositionOdds(ReadsChances):
     chances: Chances
     options: tuple[OptionOdds, ...]
     best: OptionOdds | None
+    expected_score: Fraction = ZERO
+    stake: Stake = None
+
+    @property
+    def ends_turn(self) -> bool:
+        """The dice are thrown and reach nothing: the turn is over."""
+        return self.dice is not None and not self.options
+
+    def ranked(self) -> tuple[OptionOdds, ...]:
+        """The options best first: ``best``, then by equity, chance of winning alone,
+        chance of shutting the box and expected score; the rest as listed."""
+        def key(o: OptionOdds) -> tuple[object, ...]:
+            return (o is not self.best, -o.equity, -o.p_win, -o.p_shut, o.expected_score)
+
+        return tuple(sorted(self.options, key=key))
 
     def option(self, choice: Choice) -> OptionOdds:
         key: Choice = choice if isinstance(choice, int) else tuple(sorted(choice))
@@ -157,15 +186,44 @@ def _seat(match: Match) -> int:
     return match.turn.seat
 
 
+#: What the seat now playing plays for: in Classic the score to beat and the seats
+#: after it (``Facing``), in Jackpot where the round stands (``JackpotRound``), or
+#: nothing beyond the turn itself (None: a seat alone).
+Stake = Facing | JackpotRound | None
+
+
+def match_stake(match: Match) -> Stake:
+    """What the seat now playing in ``match`` plays for; ValueError if it is over."""
+    _seat(match)
+    if match.seats == 1:
+        return None
+    if match.variant is Variant.CLASSIC:
+        return classic_facing(match)
+    return jackpot_round(match)
+
+
+def check_stake(variant: Variant, stake: Stake) -> None:
+    """ValueError unless ``stake`` is one a seat of ``variant`` can play for."""
+    if stake is None:
+        return
+    if variant is Variant.CLASSIC:
+        if not isinstance(stake, Facing):
+            raise ValueError("a Classic seat plays against a score to beat (Facing)")
+        return
+    if not isinstance(stake, JackpotRound):
+        raise ValueError("a Jackpot seat plays a round (JackpotRound)")
+    if stake not in _JACKPOT_ROUNDS:
+        raise ValueError(f"{stake} is no state of a Jackpot round of 2 to {MAX_SEATS} seats")
+
+
 #: The chances of the seat after leaving an open set (by mask), and after choosing a
 #: dice count from one (mask, count).
 Valuers = tuple[Callable[[int], Chances], Callable[[int, int], Chances]]
 
 
-def _valuers(match: Match) -> Valuers:
-    variant = match.variant
+def _valuers(variant: Variant, stake: Stake) -> Valuers:
     table = optimal_table(variant)
-    if match.seats == 1:
+    if stake is None:
         # Solo: the chance of shutting the box this turn, played for that alone.
         def solo(mask: int) -> Chances:
             return Chances(table.p_max[mask], ZERO, table.p_max[mask])
@@ -175,10 +233,10 @@ def _valuers(match: Match) -> Valuers:
             return Chances(p, ZERO, p)
 
         return solo, solo_count
-    if variant is Variant.CLASSIC:
-        seat_table = classic_table(classic_facing(match))
+    if isinstance(stake, Facing):
+        seat_table = classic_table(stake)
         return seat_table.chances, seat_table.count_chances
-    state = jackpot_round(match)
+    state = stake
 
     def in_round(mask: int) -> Chances:
         return _jackpot_after(mask, state)
@@ -228,36 +286,85 @@ def match_odds(match: Match) -> PositionOdds | None:
     turn = match.turn
     if turn is None:
         return None
-    variant = match.variant
-    mask = to_mask(turn.open)
+    return position_odds(match.variant, turn.open, turn.dice, match_stake(match), turn.seat)
+
+
+def position_odds(
+    variant: Variant,
+    open_tiles: frozenset[int],
+    dice: tuple[int, ...] | None,
+    stake: Stake,
+    seat: int = 0,
+) -> PositionOdds:
+    """The odds of a seat of ``variant`` playing for ``stake`` with ``open_tiles`` open,
+    before its throw (``dice`` None) or after it; ValueError for a position no turn
+    can reach (no tile open, dice that are not one or two of 1 to 6, one die where
+    two are due, a stake of the other variant or out of range)."""
+    _check_turn(variant, open_tiles, dice)
+    check_stake(variant, stake)
+    mask = to_mask(open_tiles)
     table = optimal_table(variant)
-    after_cover, after_count = _valuers(match)
+    after_cover, after_count = _valuers(variant, stake)
     decision: DecisionKind | None = None
     ranked: list[OptionOdds] = []
-    if turn.dice is not None:
-        decision = "cover"
-        for option in _ranked_covers(variant, mask, turn.dice):
+    if dice is not None:
+        for option in _ranked_covers(variant, mask, tuple(sorted(dice))):
             rest = mask & ~to_mask(option)
             ranked.append(
                 OptionOdds(option, table.p_max[rest], table.e_min[rest], after_cover(rest))
             )
-    elif may_throw_one_die(variant, turn.open):
+        decision = "cover" if ranked else None
+    elif may_throw_one_die(variant, open_tiles):
         decision = "dice"
         favourite = choose_dice_count_mask(variant, Strength.BEST, mask)
         for count in sorted((1, 2), key=lambda c: c != favourite):
-            p, e = throw_values(variant, turn.open, count)
+            p, e = throw_values(variant, open_tiles, count)
             ranked.append(OptionOdds(count, p, e, after_count(mask, count)))
     best = _pick(ranked) if ranked else None
+    if best is not None:
+        chances = best.chances
+    elif dice is not None:
+        chances = _turn_over(stake, mask)
+    else:
+        chances = after_cover(mask)
     return PositionOdds(
         variant=variant,
-        seat=turn.seat,
-        open_tiles=turn.open,
-        dice=turn.dice,
+        seat=seat,
+        open_tiles=frozenset(open_tiles),
+        dice=None if dice is None else tuple(dice),
         decision=decision,
         p_shut=table.p_max[mask],
-        chances=after_cover(mask) if best is None else best.chances,
+        chances=chances,
         options=tuple(sorted(ranked, key=lambda o: _order(o.choice))),
         best=best,
+        expected_score=table.e_min[mask],
+        stake=stake,
+    )
+
+
+def _check_turn(
+    variant: Variant, open_tiles: frozenset[int], dice: tuple[int, ...] | None
+) -> None:
+    if not open_tiles or not open_tiles <= frozenset(TILES):
+        raise ValueError(f"a turn has one to nine of the tiles 1 to 9 open: {sorted(open_tiles)}")
+    if dice is None:
+        return
+    if len(dice) not in (1, 2) or any(not 1 <= d <= 6 for d in dice):
+        raise ValueError(f"a throw is one or two dice of 1 to 6, not {list(dice)}")
+    if len(dice) == 1 and not may_throw_one_die(variant, open_tiles):
+        raise ValueError("one die may be thrown only in Classic, once 7, 8 and 9 are covered")
+
+
+def _turn_over(stake: Stake, mask: int) -> Chances:
+    """The seat's chances once its turn has ended with ``mask`` still open (not shut)."""
+    if stake is None:
+        return LOST  # alone, only a shut box counts
+    if isinstance(stake, Facing):
+        e, w, d = worths(stake)[score(from_mask(mask))]
+        whole = denominator(stake.after)
+        return Chances(Fraction(w, whole), Fraction(d, whole), Fraction(e, whole))
+    return jackpot_chances(
+        ZERO, seats_in=stake.seats_in, shut_before=stake.shut_before, after=stake.after
     )
 
 
@@ -275,6 +382,10 @@ def jackpot_rounds() -> list[JackpotRound]:
         for after in range(seats_in)
         for shut_before in range(seats_in - after)
     ]
+
+
+#: The states a Jackpot seat can play for in a match of two seats or more.
+_JACKPOT_ROUNDS = frozenset(jackpot_rounds())
 
 
 def warm_up() -> int:

@@ -24,6 +24,7 @@ from jackpot.web.accounts import language as accounts_language
 from jackpot.web.accounts import pages as accounts_pages
 from jackpot.web.accounts import theme as accounts_theme
 from jackpot.web.accounts import tokens as accounts_tokens
+from jackpot.web.analysis import routes as analysis_routes
 from jackpot.web.base.edge.client import AllowedHosts
 from jackpot.web.base.edge.headers import SecurityHeaders
 from jackpot.web.base.edge.language import Language
@@ -74,6 +75,7 @@ ROUTERS = (
     profile.router,
     replay.router,
     live_odds.router,
+    analysis_routes.router,
     play_pages.router,
     app_shell.router,
     accounts_pages.router,

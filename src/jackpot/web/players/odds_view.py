@@ -6,17 +6,25 @@ in the reader's language for the pages. ``p_exact`` / ``p_text`` are the chance 
 shutting the box this turn (what the odds have always shown); ``p_win``, ``p_draw``
 and ``equity`` are the seat's chances in the match (strategy/chances.py). In a solo
 match there is nobody to beat: its ``p_win`` and ``equity`` are the chance of shutting
-the box, and ``measure`` says so ("shut" rather than "match").
+the box, and ``measure`` says so ("shut" rather than "match"). ``expected_score`` is
+the lowest expected score of the turn from what an option leaves.
+
+A position is also written as a link to the analysis board (``board_link``): the
+replay's steps carry one, and the board reads the same fields back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, Literal
+from urllib.parse import urlencode
 
-from jackpot.i18n.formats import percent
+from jackpot.engine import Variant
+from jackpot.i18n.formats import number, percent
 from jackpot.strategy.chances import Chances
-from jackpot.strategy.match_odds import OptionOdds, PositionOdds
+from jackpot.strategy.classic_match import Facing
+from jackpot.strategy.match_odds import OptionOdds, PositionOdds, Stake
 
 Measure = Literal["match", "shut"]
 
@@ -57,7 +65,16 @@ def option_json(option: OptionOdds) -> dict[str, Any]:
         **choice,
         "p_text": pct(option.p_shut),
         "p_exact": str(option.p_shut),
+        **score_json(option.expected_score),
         **chances_json(option.chances),
+    }
+
+
+def score_json(expected: Fraction | None) -> dict[str, Any]:
+    """An expected score, exact and with two decimals in the reader's language."""
+    return {
+        "expected_score": None if expected is None else str(expected),
+        "expected_score_text": None if expected is None else number(float(expected), 2),
     }
 
 
@@ -74,6 +91,8 @@ def position_json(odds: PositionOdds | None, seats: int) -> dict[str, Any]:
         "dice": None,
         "p_shut": None,
         "p_shut_exact": None,
+        **score_json(None),
+        "ends_turn": False,
         "options": [],
         "best": None,
         "measure": measure_of(seats),
@@ -90,6 +109,8 @@ def position_json(odds: PositionOdds | None, seats: int) -> dict[str, Any]:
         dice=None if odds.dice is None else list(odds.dice),
         p_shut=pct(odds.p_shut),
         p_shut_exact=str(odds.p_shut),
+        **score_json(odds.expected_score),
+        ends_turn=odds.ends_turn,
         decision=odds.decision,
         **chances_json(odds.chances),
     )
@@ -101,3 +122,25 @@ def position_json(odds: PositionOdds | None, seats: int) -> dict[str, Any]:
         body["dice_options"] = [option_json(o) for o in odds.options]
         body["best_dice"] = None if best is None else best.dice_count
     return body
+
+
+def board_link(
+    variant: Variant, open_tiles: Iterable[int], dice: Iterable[int] | None, stake: Stake
+) -> str:
+    """The analysis board's address for a position: ``variant``, ``open`` and ``dice``
+    ("1,2,5", "3,4"; no dice: before the throw), and what the seat plays for (Classic:
+    ``beat``, ``holders``, ``after``; Jackpot: ``seats``, ``shut``, ``after``; nothing
+    for a seat alone)."""
+    query: dict[str, str | int] = {
+        "variant": str(variant),
+        "open": ",".join(map(str, sorted(open_tiles))),
+    }
+    if dice:
+        query["dice"] = ",".join(map(str, dice))
+    if isinstance(stake, Facing):
+        if stake.to_beat is not None:
+            query.update(beat=stake.to_beat, holders=stake.holders)
+        query["after"] = stake.after
+    elif stake is not None:
+        query.update(seats=stake.seats_in, shut=stake.shut_before, after=stake.after)
+    return "/analysis?" + urlencode(query, safe=",")

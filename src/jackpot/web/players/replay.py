@@ -20,6 +20,7 @@ from fastapi.responses import Response
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot.engine import Variant
 from jackpot.fair.match_review import MatchReview, ReviewStep, review_match
 from jackpot.i18n import gettext, ngettext
 from jackpot.i18n.formats import number
@@ -34,7 +35,7 @@ from jackpot.web.matches.seats import match_seats
 from jackpot.web.matches.views import load_record
 from jackpot.web.players.charts import Series, legend, line_chart
 from jackpot.web.players.match_figures import SeatSummary, summarise
-from jackpot.web.players.odds_view import Measure, measure_of, option_json, pct
+from jackpot.web.players.odds_view import Measure, board_link, measure_of, option_json, pct
 
 router = APIRouter()
 
@@ -71,8 +72,9 @@ def _dice_choice(step: ReviewStep) -> dict[str, Any] | None:
     }
 
 
-def step_data(step: ReviewStep) -> dict[str, Any]:
-    """One step as replay.js needs it, JSON-safe."""
+def step_data(step: ReviewStep, variant: Variant) -> dict[str, Any]:
+    """One step as replay.js needs it, JSON-safe; ``board`` opens the position it was
+    played in (the throw's dice, or before the throw) on the analysis board."""
     odds = step.cover_odds
     best = None if odds is None or odds.best is None else odds.best.tiles
     return {
@@ -92,6 +94,11 @@ def step_data(step: ReviewStep) -> dict[str, Any]:
         "dice_choice": _dice_choice(step),
         "turn_score": step.turn_score,
         "shut": step.shut,
+        "board": board_link(
+            variant, step.open_before, step.dice if step.kind == "throw" else None, step.stake
+        )
+        if step.open_before
+        else None,
     }
 
 
@@ -100,7 +107,7 @@ def replay_data(review: MatchReview) -> dict[str, Any]:
     return {
         "variant": str(review.record.variant),
         "measure": measure_of(len(review.record.seats)),
-        "steps": [step_data(s) for s in review.steps],
+        "steps": [step_data(s, review.record.variant) for s in review.steps],
     }
 
 

@@ -1,0 +1,1 @@
+"""The analysis board: any position typed in, with the exact odds of every choice."""
