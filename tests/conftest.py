@@ -34,6 +34,13 @@ MANY_PLAYERS_ONE_ADDRESS = {
     "JACKPOT_GUESTS_PER_ADDRESS_HOUR": "100000",
     "JACKPOT_COMMITMENT_LIMIT": "100000/1h",
 }
+#: argon2 at its lowest cost: the suite signs up thousands of accounts, and what it
+#: checks there is not argon2. Set for every server process the tests start too; the
+#: tests about hashing (marked ``real_password_cost``) keep the production default.
+CHEAP_HASHING = {"hash_time_cost": 1, "hash_memory_kib": 32}
+os.environ.setdefault("JACKPOT_HASH_TIME_COST", str(CHEAP_HASHING["hash_time_cost"]))
+os.environ.setdefault("JACKPOT_HASH_MEMORY_KIB", str(CHEAP_HASHING["hash_memory_kib"]))
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -59,10 +66,12 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str) -> Any:
+def settings(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Any:
     from jackpot.web.base.settings import Settings
 
+    cost = {} if request.node.get_closest_marker("real_password_cost") else CHEAP_HASHING
     return Settings(
+        **cost,
         database_url=database_url,
         secret_key="test-secret-key-0123456789abcdef",
         var_dir=tmp_path,
