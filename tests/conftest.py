@@ -20,7 +20,14 @@ import httpx
 import pytest
 
 import processes
-from testdb import app_url, create_pg_database, drop_pg_database, sqlite_url
+from testdb import (
+    app_url,
+    create_pg_database,
+    database_from,
+    drop_pg_database,
+    migrated_template,
+    sqlite_url,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 #: Per-address limits for test servers whose many players all come from 127.0.0.1.
@@ -51,10 +58,32 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The database every test's ``database_url`` copies, migrated once per test
+    process (tests/testdb.py)."""
+    template = migrated_template(tmp_path_factory.mktemp("template"))
+    yield template
+    if template.startswith("postgresql://"):
+        drop_pg_database(template)
+
+
 @pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
+def database_url(tmp_path: Path, migrated_database: str) -> Iterator[str]:
     """SQLite by default; with JACKPOT_TEST_DATABASE_URL a fresh PostgreSQL database
-    per test, dropped after (tests/testdb.py), so the suite runs on both."""
+    per test, dropped after (tests/testdb.py), so the suite runs on both. Migrated
+    already: a copy of ``migrated_database``."""
+    url = database_from(migrated_database, tmp_path)
+    try:
+        yield url
+    finally:
+        if not url.startswith("sqlite"):
+            drop_pg_database(url)
+
+
+@pytest.fixture
+def empty_database_url(tmp_path: Path) -> Iterator[str]:
+    """Like ``database_url`` but empty, for the tests of the migrations themselves."""
     if not os.environ.get("JACKPOT_TEST_DATABASE_URL"):
         yield sqlite_url(tmp_path)
         return

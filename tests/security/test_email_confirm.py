@@ -207,7 +207,7 @@ async def test_the_account_page_says_so_and_sends_the_link_again_within_a_limit(
     assert r.status_code == 409 and r.json()["error"]["code"] == "email_confirmed"
 
 
-async def test_accounts_there_at_the_upgrade_count_as_confirmed(database_url: str) -> None:  # type: ignore[no-untyped-def]
+async def test_accounts_there_at_the_upgrade_count_as_confirmed(empty_database_url: str) -> None:  # type: ignore[no-untyped-def]
     """docs/security.md says why: their mail goes on as before."""
     from alembic import command
     from alembic.script import ScriptDirectory
@@ -220,7 +220,7 @@ async def test_accounts_there_at_the_upgrade_count_as_confirmed(database_url: st
         for head in heads:
             command.upgrade(cfg, head)
 
-    db = Database(database_url)
+    db = Database(empty_database_url)
     try:
         async with db.write() as conn:
             await conn.run_sync(upgrade_others)

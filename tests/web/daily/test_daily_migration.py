@@ -21,8 +21,10 @@ def upgrade_to(conn: Connection, revision: str) -> None:
     command.upgrade(cfg, revision)
 
 
-async def test_old_matches_survive_and_new_ones_may_have_no_deadline(database_url: str) -> None:
-    db = Database(database_url)
+async def test_old_matches_survive_and_new_ones_may_have_no_deadline(
+    empty_database_url: str,
+) -> None:
+    db = Database(empty_database_url)
     try:
         async with db.write() as conn:
             await conn.run_sync(upgrade_to, "0001")

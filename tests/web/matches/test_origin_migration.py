@@ -55,8 +55,8 @@ def seat(mid: str, n: int, user: int | None) -> dict[str, Any]:
     }
 
 
-async def test_old_matches_get_the_origin_that_made_them(database_url: str) -> None:
-    db = Database(database_url)
+async def test_old_matches_get_the_origin_that_made_them(empty_database_url: str) -> None:
+    db = Database(empty_database_url)
     now = datetime.now(UTC)
     later = now + timedelta(days=7)
     kinds = {
