@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from alembic import command
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
@@ -13,6 +14,9 @@ from sqlalchemy.engine import Connection
 from jackpot.web.base.storage.db import Database
 from jackpot.web.base.storage.migrate import alembic_config
 from jackpot.web.base.tables import core as t
+
+#: Repeated on PostgreSQL (make test): a migration.
+pytestmark = pytest.mark.pg
 
 
 def upgrade_to(conn: Connection, revision: str) -> None:
