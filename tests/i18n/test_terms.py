@@ -39,6 +39,13 @@ ENGLISH = {
     "daily deal": r"\b[Dd]eal(s|'s)?\b|\bdaily (entry|·)",
     # "challenges must be ..." names the API field, which stays English.
     "challenge": r"\b[Cc]halleng(e|es|ed|ing)\b(?! must be)",
+    # One person's play of a daily deal; "you have entered this deal" is the verb.
+    "entry": r"\b[Ee]ntr(y|ies)\b",
+    # The replay of a match (a page), not the verb of the verifier ("replay the match").
+    "replay": r"(?i)(\b(the|a) |^)replay\b(?!ed)",
+    # A computer player; "Bot", "Bot 2" are the bots' names, said as they are.
+    # 'Bot' quoted is a reserved name, and "bots must be" the API's field.
+    "bot": r"(?<!')\b[Bb]ots?\b(?! \d| must)",
 }
 
 
@@ -68,6 +75,9 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # The day's dice are not one player's offer of a match, and no offer is daily.
         "daily deal": Term(r"(?i)jogos? do dia", r"(?i)desafi"),
         "challenge": Term(r"(?i)desafi", r"(?i)jogos? do dia"),
+        "entry": Term(r"(?i)participaç"),
+        "replay": Term(r"(?i)repetiç"),
+        "bot": Term(r"(?i)\bbots?\b"),
     },
     "ms": {
         "score": Term(r"(?i)\bskor\b"),
@@ -82,6 +92,10 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "deadline": Term(r"(?i)\bhad masa\b", r"(?i)tarikh akhir"),
         "daily deal": Term(r"(?i)permainan harian", r"(?i)cabar"),
         "challenge": Term(r"(?i)cabar", r"(?i)permainan harian"),
+        "entry": Term(r"(?i)penyertaan"),
+        # One word for the replay: not "ulang tayang" (a broadcast's) or "rakaman".
+        "replay": Term(r"(?i)main semula", r"(?i)ulang tayang|rakaman|ulangan"),
+        "bot": Term(r"(?i)\bbot\b"),
     },
     "et": {
         "score": Term(r"(?i)punktisumma", r"(?i)\btulemus"),
@@ -101,6 +115,11 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "deadline": Term(r"(?i)tähta[ej]"),
         "daily deal": Term(r"(?i)päevamän[gu]", r"(?i)väljakut"),
         "challenge": Term(r"(?i)väljakut", r"(?i)päevamän[gu]"),
+        # An attempt (sooritus), which can be better than par; osavõtt is taking part.
+        "entry": Term(r"(?i)soorit", r"(?i)osav[õo]t|osale"),
+        "replay": Term(r"(?i)kordus"),
+        # "client_seed:bot:1" is the label, written as it is.
+        "bot": Term(r"(?i)robot", r"(?i)(?<![:{])\bbot(?!:)"),
     },
     "sk": {
         "score": Term(r"(?i)skóre"),
@@ -117,6 +136,11 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # Denná hra, dennej hry, dennú hru, denných hier; výzva, výziev, vyzvať, vyzýva.
         "daily deal": Term(r"(?i)\bdenn\w+ h(r|ier)", r"(?i)výz[vi]|vyz[vý]"),
         "challenge": Term(r"(?i)výz[vi]|vyz[vý]", r"(?i)\bdenn\w+ h(r|ier)"),
+        # An attempt (pokus), which can be better than par; účasť is taking part.
+        "entry": Term(r"(?i)\bpokus", r"(?i)účas[tť]"),
+        # The replay is watched (prehrávanie); a záznam is the record one downloads.
+        "replay": Term(r"(?i)prehráva", r"(?i)záznam"),
+        "bot": Term(r"(?i)\bbot"),
     },
 }
 
@@ -230,6 +254,22 @@ def test_the_daily_deal_and_a_challenge_stay_apart() -> None:
         "no '(?i)\\\\bdenn\\\\w+ h(r|ier)'",
         "'výzv' is not the daily deal",
     ]
+
+
+def test_an_entry_is_an_attempt_and_a_replay_is_watched() -> None:
+    """An entry said as taking part ("osavõtt", "účasť"), the replay called the record
+    ("záznam") or a broadcast ("ulang tayang"), or an Estonian "bot", fails."""
+    drifted = misuses("et", "entry", [("Your entry", "Sinu osavõtt")])
+    assert [m.split(": ", 1)[1] for m in drifted] == [
+        "no '(?i)soorit'",
+        "'osavõt' is not the entry",
+    ]
+    assert misuses("sk", "entry", [("Your entry", "Váš pokus")]) == []
+    assert len(misuses("sk", "replay", [("Replay", "Záznam")])) == 2
+    assert len(misuses("ms", "replay", [("Loading the replay…", "Memuatkan ulang tayang…")])) == 2
+    assert misuses("sk", "replay", [("Hash the seed; replay the match by the rules", "x")]) == []
+    assert len(misuses("et", "bot", [("Play the bot", "Mängi boti vastu")])) == 2
+    assert misuses("et", "bot", [("A bot in seat 1", "Robot kohal 1 (client_seed:bot:1)")]) == []
 
 
 def test_the_old_terms_are_kept() -> None:

@@ -15,9 +15,9 @@ export const W = {
   noTurn: t("did not get a turn"),
   outTime: t("out: time"),
   outResigned: t("resigned"),
-  strength: (s) => t("strength: {strength}", { strength: strengthName(s) }),
-  strengthSecret: t("strength: secret"),
-  strengthSecretTitle: t("A computer player. Its strength comes from the match's seed and is shown when the match ends."),
+  strength: (s) => t("rule: {rule}", { rule: strengthName(s) }),
+  strengthSecret: t("rule: secret"),
+  strengthSecretTitle: t("A computer player. The rule it plays by comes from the match's seed and is shown when the match ends."),
   bot: t("bot"),
   botTitle: t("A computer player."),
   strengthTitle: (s) =>
@@ -25,7 +25,7 @@ export const W = {
       lowest: t("This bot always covers the lowest tile it can."),
       highest: t("This bot always covers the highest tile it can."),
       best: t("This bot plays the best move, worked out exactly."),
-    })[s] || t("This bot plays at strength {strength}.", { strength: strengthName(s) }),
+    })[s] || t("A computer player."),
 
   // the head line
   waitingHead: t("Waiting for players"),

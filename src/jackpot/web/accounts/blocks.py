@@ -25,7 +25,7 @@ from jackpot.i18n import N_
 from jackpot.web.accounts.hooks import ACCOUNT_HOOKS
 from jackpot.web.base.edge.client import client_bucket
 from jackpot.web.base.edge.http import settings_of
-from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
+from jackpot.web.base.errors import CountedError, bad_request, forbidden, not_found
 from jackpot.web.base.limits import counters_of, take
 from jackpot.web.base.names import name_key
 from jackpot.web.base.quotas import one_at_a_time
@@ -137,8 +137,12 @@ async def block(
             )
         ).scalar_one()
         if count >= cap:
-            raise ApiError(
-                429, "too_many_blocks", "you may block at most %(cap)s players", cap=cap
+            raise CountedError(
+                429,
+                "too_many_blocks",
+                "you may block at most %(num)s player",
+                "you may block at most %(num)s players",
+                cap,
             )
         await conn.execute(
             insert(blocks).values(blocker_id=user_id, blocked_id=other.id, created_at=now)

@@ -25,7 +25,7 @@ from jackpot.web.base.edge.http import (
     settings_of,
 )
 from jackpot.web.base.edge.templates import render, set_flash
-from jackpot.web.base.errors import ApiError, invalid
+from jackpot.web.base.errors import ApiError, CountedError, invalid
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
 from jackpot.web.notify.confirmations import is_confirmed, resend
 from jackpot.web.notify.prefs import get_pref
@@ -154,10 +154,12 @@ async def _token_change(request: Request, actor: Actor, what: str, form: Any) ->
         return {"message": gettext("Token revoked: a program using it is refused from now on.")}
     label = " ".join(form_text(form, "label").split()) or None
     if label is not None and len(label) > token_store.LABEL_LENGTH:
-        raise invalid(
-            "a token's label is at most %(num)s characters",
+        raise CountedError(
+            422,
             "bad_label",
-            num=token_store.LABEL_LENGTH,
+            "a token's label is at most %(num)s character",
+            "a token's label is at most %(num)s characters",
+            token_store.LABEL_LENGTH,
         )
     days = form_text(form, "days")
     if days not in {str(d) for d in TOKEN_DAYS}:

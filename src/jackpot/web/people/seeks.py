@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.engine import Variant
 from jackpot.web.accounts.blocks import blocked_pairs
 from jackpot.web.base.clock import iso
-from jackpot.web.base.errors import ApiError, conflict, not_found
+from jackpot.web.base.errors import CountedError, conflict, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.quotas import check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
@@ -109,11 +109,12 @@ async def create(
     if (var.value, deadline_seconds, seats) in {tuple(r) for r in mine}:
         raise conflict("you are already looking for this kind of match", "already_seeking")
     if len(mine) >= settings.seeks_per_account:
-        raise ApiError(
+        raise CountedError(
             429,
             "too_many_seeks",
-            "you may look for %(cap)s kinds of match at once; cancel one first",
-            cap=settings.seeks_per_account,
+            "you may look for %(num)s kind of match at once; cancel it first",
+            "you may look for %(num)s kinds of match at once; cancel one first",
+            settings.seeks_per_account,
         )
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     shown = (await ratings_of(conn, [actor.user_id], var.value))[actor.user_id]
