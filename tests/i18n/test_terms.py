@@ -147,12 +147,23 @@ GLOSSARY: dict[str, dict[str, Term]] = {
 #: Never right in these catalogs, whatever the English.
 BANNED: dict[str, str] = {
     # Brazilian: "rodada", the n > 1 ordinal "1º"; "Enviem-me" spoke to the site as a crowd.
-    "pt": r"rodada|\)sº|\dº|Enviem|pontuad|\bFecha a caixa",
+    "pt": r"rodada|\)sº|\dº|Enviem|pontuad|\bFecha a caixa"
+    # A reader's round three: a masculine "nos etiquetas", a clumsy "À espera de que X
+    # aceite", "de 1 a 64" for a length, "ótimo" for perfect play.
+    r"|nos etiquetas|À espera de que|não tem de \d|[Jj]ogo ótimo|nada do que alcança",
     # "mix the dice", "valuable", a final date for a one-minute deadline.
-    "ms": r"(?i)campur|bernilai|dinilai|tarikh akhir|terpaksa",
-    "et": r"(?i)\bpööre|klassikalises mängus",
+    "ms": r"(?i)campur|bernilai|dinilai|tarikh akhir|terpaksa"
+    # The spoken register ("Tolong", "Faham"), and calques ("Tidak sekali-kali" for
+    # never, "mengambil" nine throws, "tiada sesiapa ... ialah manusia").
+    r"|\btolong\b|^faham$|sekali-kali|mengambil sembilan|ialah manusia, jadi",
+    "et": r"(?i)\bpööre|klassikalises mängus"
+    r"|\bLugu on\b|Jäta see lõpuks|\biganes\b|Ootavad kohe|p\.p\.|\bJackpote\b"
+    r"|^(Kõrgemale|Madalamale)$",
     # The informal imperatives; "Ste na hode" for "your throw".
-    "sk": r"\b(Zavri|Hoď|Zakry|Pozri|Skús)\b|na hode|Na hode|\bbox\b",
+    "sk": r"\b(Zavri|Hoď|Zakry|Pozri|Skús)\b|na hode|Na hode|\bbox\b"
+    # Past events in the present ("sa vzdáva", "odmieta"), a bot "on a strength", a
+    # nominative after "z" ("z dvanásť a pol"), "vyberá sa" for "is choosing".
+    r"|sa vzdáva|odmieta odvetu|troch síl|z dvanásť|vyberá sa",
 }
 
 
@@ -254,6 +265,30 @@ def test_the_daily_deal_and_a_challenge_stay_apart() -> None:
         "no '(?i)\\\\bdenn\\\\w+ h(r|ier)'",
         "'výzv' is not the daily deal",
     ]
+
+
+def test_portuguese_says_no_voce_in_a_sentence() -> None:
+    """The site speaks to a stranger without a pronoun ("Esta página só é visível para
+    si"); "você" is left only as the one-word label of the reader's own seat."""
+    labels = {"You", "you", "(you)", " (you)"}
+    left = [(en, text) for en, text in entries("pt") if "você" in text.lower() and en not in labels]
+    assert not left, left
+
+
+def test_malay_says_result_as_hasil() -> None:
+    """A result is "hasil"; "keputusan" stays for a decision, which the same pages count."""
+    # "result must be 'won' ..." names the API's field, which stays English.
+    said = [
+        (en, text)
+        for en, text in entries("ms")
+        if re.search(r"(?i)\bresults?\b(?! must)", PLACEHOLDER.sub("", en))
+    ]
+    assert len(said) >= 5, said
+    wrong = [(en, text) for en, text in said if not re.search(r"(?i)hasil", text)]
+    wrong += [(en, text) for en, text in said if re.search(r"(?i)keputusan", text)]
+    assert not wrong, wrong
+    decided = [text for en, text in entries("ms") if en == "Decisions"]
+    assert decided == ["Keputusan"]
 
 
 def test_an_entry_is_an_attempt_and_a_replay_is_watched() -> None:
