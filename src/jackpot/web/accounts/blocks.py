@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import CompoundSelect, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 from starlette.requests import HTTPConnection
 
@@ -80,6 +80,14 @@ async def blocked_among(conn: AsyncConnection, user_id: int, others: Iterable[in
         )
     )
     return {r.blocked_id if r.blocker_id == user_id else r.blocker_id for r in rows}
+
+
+def blocked_either_way(user_id: int) -> CompoundSelect[tuple[int]]:
+    """The ids of those who blocked ``user_id`` or whom ``user_id`` blocked, as a
+    subquery: a list of others' offers leaves them out on both sides."""
+    return select(blocks.c.blocked_id).where(blocks.c.blocker_id == user_id).union(
+        select(blocks.c.blocker_id).where(blocks.c.blocked_id == user_id)
+    )
 
 
 async def blocked_pairs(conn: AsyncConnection, user_ids: Iterable[int]) -> set[frozenset[int]]:

@@ -280,8 +280,12 @@ async def account_change(request: Request) -> Response:
         forget_actor(request)
         ctx = await _account_ctx(request, actor)
         if what == "token":
-            # Said beside the token form, which keeps what was typed but the password.
+            # Said beside the token form, which keeps what was typed but the password:
+            # the label and, when it is one on offer, the validity chosen.
             shown = {"token_error": exc.message, "token_label": form_text(form, "label")}
+            days = form_text(form, "days")
+            if days in {str(d) for d in TOKEN_DAYS}:
+                shown["default_days"] = int(days)
         else:
             shown = {"error": exc.message}
         return await render(request, "account.html", {**ctx, **shown}, status=exc.status)

@@ -26,7 +26,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Variant
-from jackpot.web.accounts.blocks import blocked_pairs
+from jackpot.web.accounts.blocks import blocked_either_way, blocked_pairs
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import CountedError, conflict, not_found
 from jackpot.web.base.identity import Actor
@@ -283,17 +283,23 @@ async def cancel(
     return await own_seek(conn, user_id, seek_id, now)
 
 
-async def open_seeks(conn: AsyncConnection, now: datetime) -> list[dict[str, Any]]:
-    """The waiting seeks by kind, without who: how many wait, and their ratings."""
+async def open_seeks(
+    conn: AsyncConnection, now: datetime, viewer: int | None = None
+) -> list[dict[str, Any]]:
+    """The waiting seeks by kind, without who: how many wait, and their ratings. For
+    ``viewer`` the seeks of those they blocked or who blocked them are left out: they
+    would never be paired, so "Play this" on them paired nobody."""
+    query = select(
+        seeks.c.variant,
+        seeks.c.deadline_seconds,
+        seeks.c.seats,
+        seeks.c.rating,
+        seeks.c.provisional,
+    ).where(seeks.c.status == "waiting", seeks.c.expires_at > now)
+    if viewer is not None:
+        query = query.where(seeks.c.user_id.not_in(blocked_either_way(viewer)))
     rows = await conn.execute(
-        select(
-            seeks.c.variant,
-            seeks.c.deadline_seconds,
-            seeks.c.seats,
-            seeks.c.rating,
-            seeks.c.provisional,
-        )
-        .where(seeks.c.status == "waiting", seeks.c.expires_at > now)
+        query
         .order_by(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.rating)
         .limit(LISTED)
     )
