@@ -185,6 +185,7 @@ export const W = {
   logJoined: (name) => t("{name} took a seat", { name: shownName(name) }),
   logLeft: t("A seat is free again"),
   logStarted: t("Every seat is taken: the match starts"),
+  logStartedAlone: t("You play alone: the first throw is yours"),
   logOrderDrawn: (who, you) =>
     you ? t("The seeds drew the order of play: you throw first")
       : t("The seeds drew the order of play: {name} throws first", { name: who }),
