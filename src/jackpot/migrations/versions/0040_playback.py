@@ -1,7 +1,7 @@
 """matches.shown_until: when each seat's page has played every move out
 
-Revision ID: 0038_playback
-Revises: 0037_origin
+Revision ID: 0040_playback
+Revises: 0039_reviews
 Create Date: 2026-12-07
 
 A throw due after another person's quick moves waits until the slowest page has
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0038_playback"
-down_revision = "0037_origin"
+revision = "0040_playback"
+down_revision = "0039_reviews"
 branch_labels = None
 depends_on = None
 
