@@ -126,7 +126,8 @@ async def run(url: str, tmp: Path, matches: int, rounds: int, profile: bool) -> 
         per_move = 1000 * cpu / moves
         print(f"{moves} moves: {per_move:.3f} ms CPU per move, {moves / wall:.0f} moves/s")
         if profiler is not None:
-            pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "tottime")).print_stats(int(os.environ.get("TOP", "30")))
+            stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "tottime"))
+            stats.print_stats(int(os.environ.get("TOP", "30")))
         await host.aclose()
         await guest.aclose()
 
