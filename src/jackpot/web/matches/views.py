@@ -7,6 +7,7 @@ from it are shown only where disclosure.py allows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Match, Variant, may_throw_one_die
 from jackpot.fair.daily import DailyDeal
+from jackpot.fair.entries import SEED_BY
 from jackpot.fair.record import record_format
 from jackpot.web.base.clock import iso
 from jackpot.web.base.storage.snapshots import match_of
@@ -64,6 +66,18 @@ def daily_of(row: Any, m: Match | None) -> dict[str, Any] | None:
     }
 
 
+def shown_parts(
+    row: Any, now: datetime | None = None, *, ending: bool = False
+) -> list[dict[str, Any]] | None:
+    """A seed made of parts: each part's commitment, and the parts themselves once the
+    seed they make may be shown (disclosure.py); None for a seed drawn whole."""
+    kept = row["parts"]
+    if not kept:
+        return None
+    public = shown_seed(row, now, ending=ending) is not None
+    return [{"commitment": p["commitment"], "part": p["part"] if public else None} for p in kept]
+
+
 def public_state(
     row: Any, seats_in: list[Any], viewer_id: int | None, match: Match | None = None
 ) -> dict[str, Any]:
@@ -81,6 +95,9 @@ def public_state(
                 "out": m.out[i] if m is not None else None,
                 "total": m.totals[i] if m is not None else 0,
                 "autoplay": autoplay_of(s),
+                # Who made this person's client seed: "server" when they sent none,
+                # so no page tells them they added a part of their own.
+                "seed_by": s["seed_by"],
             }
         )
     turn = None
@@ -105,6 +122,7 @@ def public_state(
         "commitment": row["commitment"],
         "server_seed": shown_seed(row),
         "client_seed": row["client_seed"],
+        "parts": shown_parts(row),
         "seats": seats,
         "round": m.round if m is not None else 0,
         "turn": turn,
@@ -168,9 +186,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
         else:
             events.append({"type": "out", "seat": r["seat"], "reason": r["reason"]})
     seats = [
-        {"name": s["name"] or "", "bot": bot}
+        {"name": s["name"] or "", "bot": bot} | ({SEED_BY: s["seed_by"]} if s["seed_by"] else {})
         for s, bot in zip(seats_in, shown_strengths(row, seats_in), strict=True)
     ]
+    parts = shown_parts(row)
     joined = [s["joined"] for s in seats_in]
     drawn = all(j is not None for j in joined)
     # The rules the match is played by (a match begun before /3 keeps those of /2);
@@ -178,7 +197,7 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     m = match_of(row)
     rules = m.rules if m is not None else 0
     head: dict[str, Any] = {
-        "format": record_format(rules, drawn=drawn),
+        "format": record_format(rules, drawn=drawn, uses_v4=parts is not None and drawn),
         "id": row["id"],
         "variant": row["variant"],
     }
@@ -193,8 +212,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     }
     if drawn:
         head["joined"] = joined
+    head["commitment"] = row["commitment"]
+    if parts is not None and drawn:
+        head["parts"] = parts
     return head | {
-        "commitment": row["commitment"],
         "server_seed": shown_seed(row),
         "client_seed": row["client_seed"] or "",
         "events": events,

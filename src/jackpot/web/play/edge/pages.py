@@ -8,7 +8,6 @@ API and listens to the SSE stream.
 from __future__ import annotations
 
 import json
-import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -59,7 +58,7 @@ EXPIRIES = [3600, 86400, 3 * 86400, 7 * 86400, 14 * 86400, 30 * 86400]
 
 @router.get("/")
 async def home(request: Request) -> Response:
-    return await render(request, "home.html", {"seed": secrets.token_hex(8)})
+    return await render(request, "home.html")
 
 
 @router.post("/play")
@@ -106,7 +105,6 @@ async def new_match_form(request: Request) -> Response:
         {
             "deadlines": DEADLINES,
             "expiries": EXPIRIES,
-            "seed": secrets.token_hex(8),
             "min_deadline": settings_of(request).min_deadline_seconds,
         },
     )
@@ -142,8 +140,7 @@ async def new_match(request: Request) -> Response:
             {
                 "deadlines": DEADLINES,
                 "expiries": EXPIRIES,
-                "seed": secrets.token_hex(8),
-                "error": exc.message,
+                    "error": exc.message,
                 "min_deadline": settings_of(request).min_deadline_seconds,
             },
             status=exc.status,
@@ -191,7 +188,6 @@ async def match_page(match_id: str, request: Request) -> Response:
             "invite_url": invite_url,
             # When the lobby gives up on it (the page hides the line once it starts).
             "expires_at": row["expires_at"] if state["status"] == "waiting" else None,
-            "seed": secrets.token_hex(8),
             "max_deadline": MAX_DEADLINE_SECONDS,
             "pace_throw_ms": PACE_THROW_MS,
             "pace_cover_ms": PACE_COVER_MS,
