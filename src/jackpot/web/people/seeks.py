@@ -40,6 +40,7 @@ from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
 from jackpot.web.play.parts import SERVER, contribution, seed_by
+from jackpot.web.play.seating import check_spares
 
 #: The waiting seeks of a kind a pairing looks at (oldest first): enough for any
 #: group among people who blocked some of the others.
@@ -50,12 +51,14 @@ LISTED = 1000
 SEEK_LOCK = 0x7365656B
 
 
-async def lock_kind(conn: AsyncConnection, variant: str, deadline_seconds: int, seats: int) -> None:
+async def lock_kind(
+    conn: AsyncConnection, variant: str, deadline_seconds: int, seats: int, spares: int = 0
+) -> None:
     """On PostgreSQL, seeks of one kind arrive one at a time: two arriving together
     would each miss the other's row (not committed yet) and both wait, where they
     make a pair. SQLite's single writer has them in turn already."""
     if conn.dialect.name == "postgresql":
-        key = zlib.crc32(f"{variant}:{deadline_seconds}:{seats}".encode())
+        key = zlib.crc32(f"{variant}:{deadline_seconds}:{seats}:{spares}".encode())
         signed = key - (1 << 32) if key >= 1 << 31 else key
         await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SEEK_LOCK}, {signed})")
 
@@ -90,27 +93,30 @@ async def create(
     deadline_seconds: int,
     seats: int,
     now: datetime,
+    spares: int = 0,
     client_seed: str | None = None,
     commitment: str | None = None,
 ) -> dict[str, Any]:
-    """``actor``'s new seek, paired at once when it completes a group: ``{"id",
-    "status", "match"}``. It keeps the seeker's client seed and their part of the
-    server seed (``commitment``'s, shown to them first: play/parts.py) for the match."""
+    """``actor``'s new seek, paired at once when it completes a group (seeks of the
+    same variant, deadline, seats and spares): ``{"id", "status", "match"}``. It keeps
+    the seeker's client seed and their part of the server seed (``commitment``'s,
+    shown to them first: play/parts.py) for the match."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
     check_seats(seats)
+    check_spares(spares, seats)
     await one_at_a_time(conn, actor.user_id)
-    await lock_kind(conn, var.value, deadline_seconds, seats)
+    await lock_kind(conn, var.value, deadline_seconds, seats, spares)
     mine = (
         await conn.execute(
-            select(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats).where(
+            select(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.spares).where(
                 seeks.c.user_id == actor.user_id,
                 seeks.c.status == "waiting",
                 seeks.c.expires_at > now,
             )
         )
     ).all()
-    if (var.value, deadline_seconds, seats) in {tuple(r) for r in mine}:
+    if (var.value, deadline_seconds, seats, spares) in {tuple(r) for r in mine}:
         raise conflict("you are already looking for this kind of match", "already_seeking")
     if len(mine) >= settings.seeks_per_account:
         raise ApiError(
@@ -130,6 +136,7 @@ async def create(
         "variant": var.value,
         "deadline_seconds": deadline_seconds,
         "seats": seats,
+        "spares": spares,
         "rating": shown["rating"],
         "provisional": shown["provisional"],
         "status": "waiting",
@@ -145,7 +152,7 @@ async def create(
     group = await find_group(conn, row, now)
     if group is None:
         return {"id": seek_id, "status": "waiting", "match": None}
-    match_id = await pair(conn, var, deadline_seconds, group, now)
+    match_id = await pair(conn, var, deadline_seconds, group, now, spares)
     return {"id": seek_id, "status": "paired", "match": match_id}
 
 
@@ -170,6 +177,7 @@ async def find_group(
                 seeks.c.variant == new["variant"],
                 seeks.c.deadline_seconds == new["deadline_seconds"],
                 seeks.c.seats == new["seats"],
+                seeks.c.spares == new["spares"],
                 seeks.c.id != new["id"],
                 seeks.c.user_id != new["user_id"],
                 seeks.c.expires_at > now,
@@ -211,6 +219,7 @@ async def pair(
     deadline_seconds: int,
     group: list[dict[str, Any]],
     now: datetime,
+    spares: int = 0,
 ) -> str:
     """Make the group's match and mark its seeks paired; each seeker hears it."""
     ids = [g["id"] for g in group]
@@ -243,6 +252,7 @@ async def pair(
         origin=Origin("play_now", newest["id"]),
         rules=BETWEEN_PEOPLE,
         parts=parts,
+        spares=spares,
     )
     out = await new_match(conn, spec, now)
     done = await conn.execute(
@@ -285,6 +295,7 @@ def shown(row: Any, now: datetime) -> dict[str, Any]:
         "variant": row["variant"],
         "deadline_seconds": row["deadline_seconds"],
         "seats": row["seats"],
+        "spares": row["spares"],
         "expires_at": iso(row["expires_at"]),
     }
 
@@ -313,21 +324,25 @@ async def open_seeks(conn: AsyncConnection, now: datetime) -> list[dict[str, Any
             seeks.c.variant,
             seeks.c.deadline_seconds,
             seeks.c.seats,
+            seeks.c.spares,
             seeks.c.rating,
             seeks.c.provisional,
         )
         .where(seeks.c.status == "waiting", seeks.c.expires_at > now)
-        .order_by(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.rating)
+        .order_by(
+            seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.spares, seeks.c.rating
+        )
         .limit(LISTED)
     )
-    kinds: dict[tuple[str, int, int], dict[str, Any]] = {}
+    kinds: dict[tuple[str, int, int, int], dict[str, Any]] = {}
     for r in rows:
         kind = kinds.setdefault(
-            (r.variant, r.deadline_seconds, r.seats),
+            (r.variant, r.deadline_seconds, r.seats, r.spares),
             {
                 "variant": r.variant,
                 "deadline_seconds": r.deadline_seconds,
                 "seats": r.seats,
+                "spares": r.spares,
                 "waiting": 0,
                 "ratings": [],
             },

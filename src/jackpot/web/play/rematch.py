@@ -287,6 +287,7 @@ async def _start_rematch(
         server_seed=server_seed,
         origin=Origin("rematch", row["id"]),
         seed_by_server=humans[0]["seat"] in server_made,
+        spares=row["spares"],
     )
     outcomes = [first]
     for s in humans[1:]:
