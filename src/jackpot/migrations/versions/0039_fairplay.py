@@ -30,6 +30,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("seed_by", sa.String(6), nullable=True))
     with op.batch_alter_table("matches") as batch:
         batch.add_column(sa.Column("parts", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("dice", sa.String(12), nullable=True))
     with op.batch_alter_table("seeks") as batch:
         batch.add_column(sa.Column("client_seed", sa.String(64), nullable=True))
         batch.add_column(sa.Column("seed_by", sa.String(6), nullable=True))
@@ -66,6 +67,7 @@ def downgrade() -> None:
         batch.drop_column("seed_by")
         batch.drop_column("client_seed")
     with op.batch_alter_table("matches") as batch:
+        batch.drop_column("dice")
         batch.drop_column("parts")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("seed_by")

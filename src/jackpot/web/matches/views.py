@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import RULES, Match, Variant, may_throw_one_die
-from jackpot.fair.daily import DailyDeal
+from jackpot.fair.daily import BY_NUMBER, BY_POSITION, DailyDeal
 from jackpot.fair.entries import SEED_BY
 from jackpot.fair.record import record_format
 from jackpot.web.base.clock import iso
@@ -22,7 +22,7 @@ from jackpot.web.base.storage.snapshots import match_of
 from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
 from jackpot.web.matches.origin import origin_of
-from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.store import match_row, seat_rows, shown_match_row
 
 
 def autoplay_of(seat: Any) -> dict[str, bool] | None:
@@ -142,7 +142,7 @@ def public_state(
 
 
 async def load_state(conn: AsyncConnection, match_id: str, viewer_id: int | None) -> dict[str, Any]:
-    row = await match_row(conn, match_id)
+    row = await shown_match_row(conn, match_id, viewer_id)
     return public_state(row, await seat_rows(conn, match_id), viewer_id)
 
 
@@ -211,14 +211,18 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     spares = int(row["spares"]) if m is not None and drawn and m.rules >= RULES else 0
     head: dict[str, Any] = {
         "format": record_format(
-            rules, drawn=drawn, uses_v4=spares > 0 or (parts is not None and drawn)
+            rules,
+            drawn=drawn,
+            uses_v4=spares > 0 or (parts is not None and drawn) or row["dice"] == BY_POSITION,
         ),
         "id": row["id"],
         "variant": row["variant"],
     }
     if m is not None and m.daily_turns is not None:
         # A daily entry (jackpot-record/3): its deal, and no deadline per throw (null).
-        head["daily"] = DailyDeal(daily_day(row["client_seed"]), m.daily_turns).to_dict()
+        head["daily"] = DailyDeal(
+            daily_day(row["client_seed"]), m.daily_turns, dice=row["dice"] or BY_NUMBER
+        ).to_dict()
     head["origin"] = origin_of(row)
     head |= {
         "deadline_seconds": row["deadline_seconds"],

@@ -90,6 +90,9 @@ class MatchSpec:
     #: day's close), for a match with no clock per throw; the sweeper and a late move
     #: end it then as they do a throw whose deadline passed.
     closes_at: datetime | None = None
+    #: A daily entry's dice: "by-position" (fair.BY_POSITION) when each throw follows
+    #: its turn and open tiles; None: by the throw's number, as every other match.
+    dice: str | None = None
     #: What made the match, and the rules that follow (matches/origin.py).
     origin: Origin = BY_PEOPLE
     rules: MatchRules = BETWEEN_PEOPLE
@@ -134,6 +137,7 @@ async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Ou
             offers_rematch=spec.rules.offers_rematch,
             on_watch=spec.rules.on_watch,
             parts=kept_parts,
+            dice=spec.dice,
             spares=spec.spares,
         )
     )

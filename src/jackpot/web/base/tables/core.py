@@ -152,6 +152,9 @@ matches = Table(
     #: A server seed made of parts (play/parts.py): [{"commitment", "part"}] in joining
     #: order, the parts secret until the seed is shown; null for a seed drawn whole.
     Column("parts", JSON, nullable=True),
+    #: A daily entry whose throws follow the turn and the open tiles: "by-position";
+    #: null for dice by the throw's number (every other match, and earlier entries).
+    Column("dice", String(12), nullable=True),
     #: The spare deadlines each seat was given (0 to 5; docs/fair-play.md): a passed
     #: deadline uses one before it puts the seat out. Each seat's left is the engine's
     #: (``state``'s ``spares_left``).

@@ -28,7 +28,7 @@ from jackpot.web.matches.dailies import player_dailies
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS
 from jackpot.web.matches.seats import match_seats, seat_links
-from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.store import seat_rows, shown_match_row
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
 from jackpot.web.play.edge.match_form import read_choices, read_quick_play
@@ -157,7 +157,7 @@ async def match_page(match_id: str, request: Request) -> Response:
     actor = await current_actor(request)
     viewer = actor.user_id if actor else None
     async with db_of(request).read() as conn:
-        row = await match_row(conn, match_id)
+        row = await shown_match_row(conn, match_id, viewer)
         state = public_state(row, await seat_rows(conn, match_id), viewer)
         seats = seat_links(await match_seats(conn, match_id, viewer))
         said = await said_of(conn, match_id)
