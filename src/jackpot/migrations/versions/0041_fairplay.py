@@ -1,7 +1,7 @@
 """every person's own seed, seeds made of parts, and daily dice by position
 
-Revision ID: 0039_fairplay
-Revises: 0038_spares
+Revision ID: 0041_fairplay
+Revises: 0040_playback
 Create Date: 2026-12-07
 
 seats.seed_by is "server" for a person's seat whose client seed the server made (none
@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0039_fairplay"
-down_revision = "0038_spares"
+revision = "0041_fairplay"
+down_revision = "0040_playback"
 branch_labels = None
 depends_on = None
 
