@@ -165,6 +165,8 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
                     "cover": _tiles(r["cover"]),
                 }
             )
+        elif r["kind"] == "round":
+            events.append({"type": "last_round", "round": r["n"]})
         else:
             events.append({"type": "out", "seat": r["seat"], "reason": r["reason"]})
     seats = [

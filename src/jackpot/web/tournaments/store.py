@@ -1,0 +1,193 @@
+"""A tournament as its rows say: entries, tables and byes by round, and the standings they give.
+
+Everything the pairing, the API, the pages and the export need is read here in four
+queries (the tournament, its entries, its rounds, its tables), whatever the number
+of rounds, and the standings follow from them by engine/swiss.py alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from jackpot.engine import Entrant, RoundPlayed, Standing, TablePlayed, standings
+from jackpot.web.base.errors import not_found
+from jackpot.web.base.tables.tournaments import (
+    tournament_apart,
+    tournament_entries,
+    tournament_rounds,
+    tournament_tables,
+    tournaments,
+)
+
+_ID = re.compile(r"t_[0-9a-f]{16}")
+
+
+def check_tournament_id(tournament_id: str) -> str:
+    """A tournament id as the site makes them, else 404 (nothing to look up)."""
+    if not _ID.fullmatch(tournament_id):
+        raise not_found("there is no tournament %(id)s", id=tournament_id[:40])
+    return tournament_id
+
+
+@dataclass(frozen=True)
+class Entered:
+    """One entry: ``number`` and ``rating`` are fixed at the start (None before)."""
+
+    user_id: int
+    name: str
+    client_seed: str
+    commitment: str
+    part: str
+    number: int | None
+    rating: float | None
+    withdrawn_round: int | None
+    place: int | None
+
+
+@dataclass(frozen=True)
+class Table:
+    round: int
+    table: int
+    match_id: str
+    #: Entry numbers in joining order, and their places in the match (same order)
+    #: once it ended.
+    players: tuple[int, ...]
+    places: tuple[int, ...] | None
+
+
+@dataclass
+class Tournament:
+    """A tournament's rows, read at once."""
+
+    row: Any
+    #: In entry order: by number once started, by time of entry before.
+    entries: list[Entered]
+    #: Round number -> its tables, table 1 first.
+    tables: dict[int, list[Table]] = field(default_factory=dict)
+    #: Round number -> who sat it out (entry numbers), and when its time runs out.
+    byes: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    ends: dict[int, Any] = field(default_factory=dict)
+    #: (a, b, from_round): entries kept apart.
+    apart: list[tuple[int, int, int]] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+    @property
+    def round(self) -> int:
+        return int(self.row["round"])
+
+    def entrants(self) -> list[Entrant]:
+        return [Entrant(e.name, e.rating or 0.0) for e in self.entries]
+
+    def complete(self, r: int) -> bool:
+        """Every table of round ``r`` has ended (a round without tables has)."""
+        return r in self.byes and all(t.places is not None for t in self.tables.get(r, []))
+
+    def last_complete(self) -> int:
+        """The last round whose matches have all ended (0: none yet)."""
+        done = 0
+        while done + 1 <= self.round and self.complete(done + 1):
+            done += 1
+        return done
+
+    def played(self, upto: int) -> list[RoundPlayed]:
+        """Rounds 1 to ``upto`` as the standings read them (all ended)."""
+        return [
+            RoundPlayed(
+                tables=tuple(
+                    TablePlayed(t.players, t.places or ()) for t in self.tables.get(r, [])
+                ),
+                byes=self.byes.get(r, ()),
+            )
+            for r in range(1, upto + 1)
+        ]
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The standings after the last round whose matches have all ended."""
+        return standings(self.entrants(), self.played(self.last_complete()))
+
+    def withdrawn_before(self, r: int) -> set[int]:
+        """Entry numbers of those who withdrew before round ``r`` was paired."""
+        return {
+            e.number
+            for e in self.entries
+            if e.number is not None and e.withdrawn_round is not None and e.withdrawn_round < r
+        }
+
+    def apart_from(self, r: int) -> list[tuple[int, int]]:
+        return [(a, b) for a, b, since in self.apart if since <= r]
+
+    def entry_of(self, user_id: int | None) -> Entered | None:
+        return next((e for e in self.entries if e.user_id == user_id), None)
+
+    def table_of(self, number: int, r: int) -> Table | None:
+        return next((t for t in self.tables.get(r, []) if number in t.players), None)
+
+
+async def tournament_row(conn: AsyncConnection, tournament_id: str, lock: bool = False) -> Any:
+    """The tournament's row, 404 when there is none. ``lock``: under the row's lock
+    (PostgreSQL), so that two ends of its matches, or a start and an entry, take turns."""
+    query = select(tournaments).where(tournaments.c.id == check_tournament_id(tournament_id))
+    if lock:
+        query = query.with_for_update()
+    row = (await conn.execute(query)).mappings().first()
+    if row is None:
+        raise not_found("there is no tournament %(id)s", id=tournament_id)
+    return row
+
+
+async def load(conn: AsyncConnection, tournament_id: str, lock: bool = False) -> Tournament:
+    """Everything of a tournament, read in four queries."""
+    row = await tournament_row(conn, tournament_id, lock=lock)
+    e = tournament_entries
+    started = row["status"] != "entering"
+    entries = [
+        Entered(
+            r.user_id,
+            r.name,
+            r.client_seed,
+            r.commitment,
+            r.part,
+            r.number,
+            r.rating,
+            r.withdrawn_round,
+            r.place,
+        )
+        for r in await conn.execute(
+            select(e)
+            .where(e.c.tournament_id == row["id"])
+            .order_by(*((e.c.number,) if started else (e.c.entered_at, e.c.user_id)))
+        )
+    ]
+    if started:
+        entries = [x for x in entries if x.number is not None]
+    t = Tournament(row, entries)
+    if not started:
+        return t
+    for r in await conn.execute(
+        select(tournament_rounds).where(tournament_rounds.c.tournament_id == row["id"])
+    ):
+        t.byes[r.round] = tuple(r.byes)
+        t.ends[r.round] = r.ends_at
+    tt = tournament_tables
+    for r in await conn.execute(
+        select(tt).where(tt.c.tournament_id == row["id"]).order_by(tt.c.round, tt.c.table)
+    ):
+        places = tuple(r.places) if r.places is not None else None
+        t.tables.setdefault(r.round, []).append(
+            Table(r.round, r.table, r.match_id, tuple(r.players), places)
+        )
+    t.apart = [
+        (r.a, r.b, r.from_round)
+        for r in await conn.execute(
+            select(tournament_apart).where(tournament_apart.c.tournament_id == row["id"])
+        )
+    ]
+    return t
