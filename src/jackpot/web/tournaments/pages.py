@@ -24,7 +24,6 @@ from jackpot.web.base.edge.http import current_actor, db_of, settings_of
 from jackpot.web.base.edge.templates import render
 from jackpot.web.base.errors import ApiError
 from jackpot.web.play.commitments import issue
-from jackpot.web.tournaments.api import NewTournamentBody, check_new
 from jackpot.web.tournaments.entries import (
     already_entered,
     create,
@@ -33,6 +32,7 @@ from jackpot.web.tournaments.entries import (
     start_early,
     withdraw,
 )
+from jackpot.web.tournaments.rules import NewTournamentBody, check_new
 from jackpot.web.tournaments.store import load
 from jackpot.web.tournaments.views import full_view, listing
 
