@@ -1,4 +1,4 @@
-"""Swiss tournaments: the tournament, its entries, rounds, tables and pairs kept apart
+"""Swiss tournaments: the tournament, its entries, rounds, tables, pairs kept apart, news
 
 Revision ID: 0040_tournaments
 Revises: 0037_origin
@@ -109,9 +109,35 @@ def upgrade() -> None:
         sa.Column("b", sa.Integer(), primary_key=True),
         sa.Column("from_round", sa.Integer(), nullable=False),
     )
+    op.create_table(
+        "tournament_news",
+        sa.Column(
+            "match_id",
+            sa.String(length=24),
+            sa.ForeignKey("matches.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "user_id",
+            sa.Integer(),
+            sa.ForeignKey("users.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("tournament_id", sa.String(length=24), nullable=False),
+        sa.Column("round", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("mail", sa.String(length=8), nullable=False),
+        sa.Column("mail_after", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("mail_attempts", sa.Integer(), nullable=False),
+    )
+    op.create_index("ix_tournament_news_mail", "tournament_news", ["mail", "created_at"])
+    op.create_index("ix_tournament_news_created", "tournament_news", ["created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tournament_news_created", table_name="tournament_news")
+    op.drop_index("ix_tournament_news_mail", table_name="tournament_news")
+    op.drop_table("tournament_news")
     op.drop_table("tournament_apart")
     op.drop_table("tournament_tables")
     op.drop_table("tournament_rounds")

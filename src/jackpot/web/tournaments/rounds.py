@@ -22,7 +22,6 @@ from jackpot.engine import Result, Variant, pair_round
 from jackpot.fair.parts import TournamentTable, seed_from_parts
 from jackpot.web.accounts.blocks import blocked_pairs
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.storage.db import publish_on_commit
 from jackpot.web.base.tables.players import player_ratings
 from jackpot.web.base.tables.tournaments import (
     tournament_apart,
@@ -33,10 +32,10 @@ from jackpot.web.base.tables.tournaments import (
 )
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.origin import Origin, tournament_rules
-from jackpot.web.notify.user_hub import channel
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
 from jackpot.web.players.ratings import START_MU, START_SIGMA, display_rating
 from jackpot.web.tournaments.live import ping_tournament
+from jackpot.web.tournaments.news import tell_seated
 from jackpot.web.tournaments.store import Tournament, load
 
 #: The rating a player without one in the variant starts the tournament with.
@@ -127,12 +126,7 @@ async def _pair(conn: AsyncConnection, t: Tournament, r: int, now: datetime) -> 
                 places=None,
             )
         )
-        for p in players:
-            publish_on_commit(
-                conn,
-                channel(t.entries[p].user_id),
-                [{"type": "table", "tournament": t.id, "round": r, "match": match_id}],
-            )
+        await tell_seated(conn, t.id, r, match_id, [t.entries[p].user_id for p in players], now)
     await conn.execute(
         update(tournaments).where(tournaments.c.id == t.id).values(round=r, round_ends_at=ends_at)
     )

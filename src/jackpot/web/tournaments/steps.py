@@ -22,10 +22,13 @@ from jackpot.web.base.storage.db import Database
 from jackpot.web.base.tables.core import matches
 from jackpot.web.base.tables.tournaments import tournament_rounds, tournament_tables, tournaments
 from jackpot.web.play import actions
+from jackpot.web.tournaments.news import send_table_mails
 from jackpot.web.tournaments.rounds import advance, start
 
 #: Tournaments one pass takes on.
 BATCH = 50
+#: Seconds between two passes of the table mails.
+MAIL_EVERY = 5.0
 
 
 async def start_due(db: Database, now: datetime | None = None) -> int:
@@ -125,8 +128,10 @@ async def _playing(conn: AsyncConnection, tournament_id: str, r: int) -> list[st
 
 
 def tournament_steps(db: Database, settings: Settings) -> list[Step]:
-    """Tournaments started at their time, and rounds ended when theirs runs out."""
+    """Tournaments started at their time, rounds ended when theirs runs out, and the
+    mails that tell players their table is ready."""
     return [
         Step("tournament start", settings.sweep_interval, lambda: start_due(db)),
         Step("tournament rounds", settings.sweep_interval, lambda: end_rounds(db)),
+        Step("tournament table mails", MAIL_EVERY, lambda: send_table_mails(db, settings)),
     ]

@@ -142,3 +142,21 @@ tournament_apart = Table(
     Column("b", Integer, primary_key=True),
     Column("from_round", Integer, nullable=False),
 )
+
+#: "Your table is ready": one row per player and table, written when the round is
+#: paired. It is the mail's outbox (``mail``: pending, sent, skipped, failed, claimed
+#: by a lease in ``mail_after``) and the list of news the push worker sends.
+tournament_news = Table(
+    "tournament_news",
+    metadata,
+    Column("match_id", String(24), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("tournament_id", String(24), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("mail", String(8), nullable=False),
+    Column("mail_after", UTCDateTime(), nullable=True),
+    Column("mail_attempts", Integer, nullable=False),
+    Index("ix_tournament_news_mail", "mail", "created_at"),
+    Index("ix_tournament_news_created", "created_at"),
+)
