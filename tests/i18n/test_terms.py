@@ -39,6 +39,9 @@ ENGLISH = {
     "daily deal": r"\b[Dd]eal(s|'s)?\b|\bdaily (entry|·)",
     # "challenges must be ..." names the API field, which stays English.
     "challenge": r"\b[Cc]halleng(e|es|ed|ing)\b(?! must be)",
+    "tournament": r"\b[Tt]ournaments?\b",
+    # A tournament's order of players ("where a player stands" is no standings).
+    "standings": r"\b[Ss]tandings\b",
 }
 
 
@@ -68,6 +71,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # The day's dice are not one player's offer of a match, and no offer is daily.
         "daily deal": Term(r"(?i)jogos? do dia", r"(?i)desafi"),
         "challenge": Term(r"(?i)desafi", r"(?i)jogos? do dia"),
+        "tournament": Term(r"(?i)torneio"),
+        "standings": Term(r"(?i)classifica"),
     },
     "ms": {
         "score": Term(r"(?i)\bskor\b"),
@@ -82,6 +87,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "deadline": Term(r"(?i)\bhad masa\b", r"(?i)tarikh akhir"),
         "daily deal": Term(r"(?i)permainan harian", r"(?i)cabar"),
         "challenge": Term(r"(?i)cabar", r"(?i)permainan harian"),
+        "tournament": Term(r"(?i)kejohanan"),
+        "standings": Term(r"(?i)kedudukan"),
     },
     "et": {
         "score": Term(r"(?i)punktisumma", r"(?i)\btulemus"),
@@ -101,6 +108,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "deadline": Term(r"(?i)tähta[ej]"),
         "daily deal": Term(r"(?i)päevamän[gu]", r"(?i)väljakut"),
         "challenge": Term(r"(?i)väljakut", r"(?i)päevamän[gu]"),
+        "tournament": Term(r"(?i)turniir"),
+        "standings": Term(r"(?i)turniiritabel"),
     },
     "sk": {
         "score": Term(r"(?i)skóre"),
@@ -117,6 +126,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # Denná hra, dennej hry, dennú hru, denných hier; výzva, výziev, vyzvať, vyzýva.
         "daily deal": Term(r"(?i)\bdenn\w+ h(r|ier)", r"(?i)výz[vi]|vyz[vý]"),
         "challenge": Term(r"(?i)výz[vi]|vyz[vý]", r"(?i)\bdenn\w+ h(r|ier)"),
+        "tournament": Term(r"(?i)turnaj"),
+        "standings": Term(r"(?i)poradi|poradí"),
     },
 }
 

@@ -51,7 +51,7 @@ async def test_made_entered_and_followed_through_the_pages(make_client) -> None:
     assert r.status_code == 303, r.text
     assert (await enter(ana, tid)).status_code == 201
     page = (await ana.get(f"/tournaments/{tid}", headers=HTML)).text
-    assert 'id="start-now"' in page and "2 of 8 entered" in page
+    assert 'id="start-now"' in page and "Entered: 2 of 8." in page
     r = await ana.post(f"/tournaments/{tid}/start", data={"csrf_token": token_of(page)})
     assert r.status_code == 303, r.text
     page = (await ben.get(f"/tournaments/{tid}", headers=HTML)).text

@@ -90,8 +90,8 @@ async def create(
         raise ApiError(
             429,
             "too_many_tournaments",
-            "you have %(count)s tournaments not finished yet, the most one account may have",
-            count=mine,
+            "you have made as many tournaments as one account may have under way at once: "
+            "wait until one has finished",
         )
     tournament_id = "t_" + secrets.token_hex(8)
     await conn.execute(
@@ -230,9 +230,5 @@ async def start_early(
     if row["status"] != "entering":
         raise conflict("the tournament has started already", "started")
     if row["entered"] < 2:
-        raise conflict(
-            "a tournament needs two players or more to start: %(count)s entered",
-            "too_few",
-            count=row["entered"],
-        )
+        raise conflict("a tournament needs two players or more to start", "too_few")
     await start(conn, tournament_id, now)
