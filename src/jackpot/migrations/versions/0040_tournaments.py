@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("round_ends_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("entered", sa.Integer(), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),

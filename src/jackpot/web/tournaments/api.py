@@ -66,7 +66,7 @@ async def get_tournament(tournament_id: str, request: Request) -> Response:
     and the caller's ``next`` step."""
     actor = await current_actor(request)
     async with db_of(request).read() as conn:
-        t = await load(conn, tournament_id)
+        t = await load(conn, tournament_id, cached=True)
         view = await full_view(conn, t, actor.user_id if actor else None, utcnow())
     # orjson, as the boards: a thousand players' standings.
     return Response(orjson.dumps(view), media_type="application/json")

@@ -28,9 +28,8 @@ from jackpot.web.notify.confirmations import is_confirmed
 from jackpot.web.play import actions
 from jackpot.web.play.commitments import take
 from jackpot.web.play.seating import check_client_seed
-from jackpot.web.tournaments.live import ping_tournament
 from jackpot.web.tournaments.rounds import advance, start
-from jackpot.web.tournaments.store import load, tournament_row
+from jackpot.web.tournaments.store import changed, load, tournament_row
 
 #: How far ahead a tournament may start.
 MOST_AHEAD = timedelta(days=90)
@@ -112,10 +111,11 @@ async def create(
             round=0,
             round_ends_at=None,
             entered=0,
+            version=0,
             created_at=now,
         )
     )
-    ping_tournament(conn, tournament_id)
+    await changed(conn, tournament_id)
     return tournament_id
 
 
@@ -166,7 +166,7 @@ async def enter(
             part=part,
         )
     )
-    ping_tournament(conn, row["id"])
+    await changed(conn, row["id"])
 
 
 def already_entered() -> ApiError:
@@ -196,7 +196,7 @@ async def withdraw(conn: AsyncConnection, actor: Actor, tournament_id: str, now:
             .where(tournaments.c.id == t.id)
             .values(entered=tournaments.c.entered - 1)
         )
-        ping_tournament(conn, t.id)
+        await changed(conn, t.id)
         return
     if t.row["status"] == "finished":
         raise conflict("the tournament is over: there is nothing to withdraw from", "finished")
@@ -217,7 +217,7 @@ async def withdraw(conn: AsyncConnection, actor: Actor, tournament_id: str, now:
             # The table's end, if this was its last seat in play, pairs on as any end.
             await actions.resign(conn, actor, table.match_id, now)
     await advance(conn, t.id, now)
-    ping_tournament(conn, t.id)
+    await changed(conn, t.id)
 
 
 async def start_early(

@@ -13,10 +13,12 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
+from markupsafe import Markup
 from sqlalchemy.exc import IntegrityError
 
+from jackpot.i18n import current_locale
 from jackpot.i18n import gettext as _
 from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.base.edge.forms import form_int, form_text, read_form, see_other
@@ -33,7 +35,7 @@ from jackpot.web.tournaments.entries import (
     withdraw,
 )
 from jackpot.web.tournaments.rules import NewTournamentBody, check_new
-from jackpot.web.tournaments.store import load
+from jackpot.web.tournaments.store import Tournament, load
 from jackpot.web.tournaments.views import full_view, listing
 
 router = APIRouter(include_in_schema=False)
@@ -121,14 +123,32 @@ async def new_form(request: Request) -> Response:
     return see_other(f"/tournaments/{tournament_id}")
 
 
-async def _page(request: Request, tournament_id: str, error: str | None = None) -> dict[str, Any]:
+async def _page(
+    request: Request, tournament_id: str, error: str | None = None, shown: int | None = None
+) -> dict[str, Any]:
     actor = await current_actor(request)
     now = utcnow()
     async with db_of(request).read() as conn:
-        t = await load(conn, tournament_id)
+        t = await load(conn, tournament_id, cached=True)
         view = await full_view(conn, t, actor.user_id if actor else None, now)
+    rounds = view["pairings"]
+    # One round's tables at a time, the latest by default: a thousand players' rounds
+    # all at once would be a page nobody reads.
+    chosen = next((r for r in rounds if r["round"] == shown), rounds[-1] if rounds else None)
     return {
         "t": view,
+        "shown": chosen,
+        "standings_html": _fragment(
+            request, t, "_tournament_standings.html", "standings", standings=view["standings"]
+        ),
+        "round_html": _fragment(
+            request,
+            t,
+            "_tournament_round.html",
+            f"round {chosen['round'] if chosen else 0}",
+            r=chosen,
+            t=view,
+        ),
         "error": error,
         "seed": secrets.token_hex(8),
         "now": iso(now),
@@ -137,9 +157,27 @@ async def _page(request: Request, tournament_id: str, error: str | None = None) 
     }
 
 
+def _fragment(
+    request: Request, kept: Tournament, name: str, part: str, **ctx: Any
+) -> Markup:
+    """A part of the page that is the same for every reader (the standings, a round's
+    tables), rendered once per version of the tournament and language: most of a
+    large tournament's page."""
+    key = f"html:{part}:{current_locale()}"
+    if key not in kept.memo:
+        env = request.app.state.templates.env
+        kept.memo[key] = Markup(env.get_template(name).render(**ctx))
+    html: Markup = kept.memo[key]
+    return html
+
+
 @router.get("/tournaments/{tournament_id}")
-async def tournament_page(tournament_id: str, request: Request) -> Response:
-    return await render(request, "tournament.html", await _page(request, tournament_id))
+async def tournament_page(
+    tournament_id: str, request: Request, round: int = Query(0, ge=0, le=100)
+) -> Response:
+    """The tournament: its standings, one round's tables (the latest, or ``round``)."""
+    ctx = await _page(request, tournament_id, shown=round or None)
+    return await render(request, "tournament.html", ctx)
 
 
 async def _act(request: Request, tournament_id: str, what: str) -> Response:

@@ -34,9 +34,8 @@ from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.origin import Origin, tournament_rules
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
 from jackpot.web.players.ratings import START_MU, START_SIGMA, display_rating
-from jackpot.web.tournaments.live import ping_tournament
 from jackpot.web.tournaments.news import tell_seated
-from jackpot.web.tournaments.store import Tournament, load
+from jackpot.web.tournaments.store import Tournament, changed, load
 
 #: The rating a player without one in the variant starts the tournament with.
 NEWCOMER_RATING = float(display_rating(START_MU, START_SIGMA))
@@ -75,7 +74,7 @@ async def start(conn: AsyncConnection, tournament_id: str, now: datetime) -> boo
             .where(tournaments.c.id == t.id)
             .values(status="finished", started_at=now, finished_at=now, round_ends_at=None)
         )
-        ping_tournament(conn, t.id)
+        await changed(conn, t.id)
         return True
     await conn.execute(
         update(tournaments).where(tournaments.c.id == t.id).values(status="playing", started_at=now)
@@ -130,7 +129,7 @@ async def _pair(conn: AsyncConnection, t: Tournament, r: int, now: datetime) -> 
     await conn.execute(
         update(tournaments).where(tournaments.c.id == t.id).values(round=r, round_ends_at=ends_at)
     )
-    ping_tournament(conn, t.id)
+    await changed(conn, t.id)
 
 
 def table_spec(t: Tournament, r: int, table: int, players: tuple[int, ...]) -> MatchSpec:
@@ -195,7 +194,7 @@ async def _finish(conn: AsyncConnection, t: Tournament, now: datetime) -> None:
         .where(tournaments.c.id == t.id)
         .values(status="finished", finished_at=now, round_ends_at=None)
     )
-    ping_tournament(conn, t.id)
+    await changed(conn, t.id)
 
 
 async def table_ended(conn: AsyncConnection, end: MatchEnd) -> None:
@@ -217,7 +216,7 @@ async def table_ended(conn: AsyncConnection, end: MatchEnd) -> None:
         .values(places=[places_by_joined[j] for j in sorted(places_by_joined)])
     )
     await advance(conn, tournament_id, end.now)
-    ping_tournament(conn, tournament_id)
+    await changed(conn, tournament_id)
 
 
 async def load_lock(conn: AsyncConnection, tournament_id: str) -> None:

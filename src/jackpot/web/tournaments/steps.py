@@ -24,6 +24,7 @@ from jackpot.web.base.tables.tournaments import tournament_rounds, tournament_ta
 from jackpot.web.play import actions
 from jackpot.web.tournaments.news import send_table_mails
 from jackpot.web.tournaments.rounds import advance, start
+from jackpot.web.tournaments.store import changed
 
 #: Tournaments one pass takes on.
 BATCH = 50
@@ -103,6 +104,7 @@ async def _end_round(db: Database, tournament_id: str, r: int, now: datetime) ->
             )
             .values(timed_out_at=now)
         )
+        await changed(conn, tournament_id)
         # A round with no table left in play is over: pair on (the ends did, unless
         # none was in play any more).
         await advance(conn, tournament_id, now)

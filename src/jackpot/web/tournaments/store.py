@@ -1,17 +1,22 @@
 """A tournament as its rows say: entries, tables and byes by round, and the standings they give.
 
-Everything the pairing, the API, the pages and the export need is read here in four
-queries (the tournament, its entries, its rounds, its tables), whatever the number
-of rounds, and the standings follow from them by engine/swiss.py alone.
+Everything the pairing, the API, the pages and the export need is read here in five
+queries (the tournament, its entries, its rounds, its tables, the pairs kept apart),
+whatever the number of rounds, and the standings follow from them by engine/swiss.py
+alone. Every change to a tournament moves its row's ``version`` on (``changed``), so
+a page read (``load(..., cached=True)``) answers from this process's copy of that
+version after one query: a thousand players' standings are worked out once per
+change, not once per reader.
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Entrant, RoundPlayed, Standing, TablePlayed, standings
@@ -23,6 +28,7 @@ from jackpot.web.base.tables.tournaments import (
     tournament_tables,
     tournaments,
 )
+from jackpot.web.tournaments.live import ping_tournament
 
 _ID = re.compile(r"t_[0-9a-f]{16}")
 
@@ -74,6 +80,8 @@ class Tournament:
     ends: dict[int, Any] = field(default_factory=dict)
     #: (a, b, from_round): entries kept apart.
     apart: list[tuple[int, int, int]] = field(default_factory=list)
+    #: What the readers of this version worked out once (views.py).
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -111,7 +119,10 @@ class Tournament:
 
     def standings(self) -> tuple[Standing, ...]:
         """The standings after the last round whose matches have all ended."""
-        return standings(self.entrants(), self.played(self.last_complete()))
+        if "standings" not in self.memo:
+            self.memo["standings"] = standings(self.entrants(), self.played(self.last_complete()))
+        result: tuple[Standing, ...] = self.memo["standings"]
+        return result
 
     def withdrawn_before(self, r: int) -> set[int]:
         """Entry numbers of those who withdrew before round ``r`` was paired."""
@@ -125,7 +136,10 @@ class Tournament:
         return [(a, b) for a, b, since in self.apart if since <= r]
 
     def entry_of(self, user_id: int | None) -> Entered | None:
-        return next((e for e in self.entries if e.user_id == user_id), None)
+        if "by_user" not in self.memo:
+            self.memo["by_user"] = {e.user_id: e for e in self.entries}
+        found: Entered | None = self.memo["by_user"].get(user_id)
+        return found
 
     def table_of(self, number: int, r: int) -> Table | None:
         return next((t for t in self.tables.get(r, []) if number in t.players), None)
@@ -143,9 +157,42 @@ async def tournament_row(conn: AsyncConnection, tournament_id: str, lock: bool =
     return row
 
 
-async def load(conn: AsyncConnection, tournament_id: str, lock: bool = False) -> Tournament:
-    """Everything of a tournament, read in four queries."""
+#: Tournaments whose last version read this process keeps, the latest used last.
+CACHE: OrderedDict[str, Tournament] = OrderedDict()
+CACHED = 64
+
+
+async def changed(conn: AsyncConnection, tournament_id: str) -> None:
+    """In the changing transaction: the row's version moves on, and the pages are
+    told to look again once it commits."""
+    await conn.execute(
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id)
+        .values(version=tournaments.c.version + 1)
+    )
+    ping_tournament(conn, tournament_id)
+
+
+async def load(
+    conn: AsyncConnection, tournament_id: str, lock: bool = False, cached: bool = False
+) -> Tournament:
+    """Everything of a tournament. ``cached``: only for a read transaction, which sees
+    committed versions alone; a version this process read before is not read again."""
     row = await tournament_row(conn, tournament_id, lock=lock)
+    if cached:
+        kept = CACHE.get(row["id"])
+        if kept is not None and kept.row["version"] == row["version"]:
+            CACHE.move_to_end(row["id"])
+            return kept
+        t = await _read(conn, row)
+        CACHE[row["id"]] = t
+        while len(CACHE) > CACHED:
+            CACHE.popitem(last=False)
+        return t
+    return await _read(conn, row)
+
+
+async def _read(conn: AsyncConnection, row: Any) -> Tournament:
     e = tournament_entries
     started = row["status"] != "entering"
     entries = [

@@ -66,6 +66,13 @@ async def standings_view(conn: AsyncConnection, t: Tournament) -> list[dict[str,
             }
             for n, e in enumerate(order, start=1)
         ]
+    if "standings_view" not in t.memo:
+        t.memo["standings_view"] = _standings_rows(t)
+    rows: list[dict[str, Any]] = t.memo["standings_view"]
+    return rows
+
+
+def _standings_rows(t: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "name": t.entries[s.player].name,
@@ -93,8 +100,15 @@ async def _current_ratings(conn: AsyncConnection, t: Tournament) -> dict[int, fl
 
 
 def pairings_view(t: Tournament) -> list[dict[str, Any]]:
-    """Each round paired so far: its tables (match, players in joining order, points
+    """Each round paired so far: its tables (match, players in joining order, places
     once ended) and its byes."""
+    if "pairings_view" not in t.memo:
+        t.memo["pairings_view"] = _pairing_rows(t)
+    rows: list[dict[str, Any]] = t.memo["pairings_view"]
+    return rows
+
+
+def _pairing_rows(t: Tournament) -> list[dict[str, Any]]:
     out = []
     for r in range(1, t.round + 1):
         if r not in t.byes:

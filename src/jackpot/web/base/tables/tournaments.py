@@ -48,6 +48,9 @@ tournaments = Table(
     Column("round_ends_at", UTCDateTime(), nullable=True),
     #: How many have entered (kept with each entry and withdrawal before the start).
     Column("entered", Integer, nullable=False),
+    #: One more at every change to its entries, rounds or tables: what a process's
+    #: copy of its standings is kept by (tournaments/store.py).
+    Column("version", Integer, nullable=False, default=0),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("started_at", UTCDateTime(), nullable=True),
     Column("finished_at", UTCDateTime(), nullable=True),
