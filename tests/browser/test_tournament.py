@@ -113,7 +113,8 @@ def test_two_people_enter_play_and_see_the_standings_move(browser: Browser, live
     assert_axe_clean(ana, "a finished tournament's page")
     # The Verify page checks the tournament's export in the browser.
     ana.goto(f"{url}/verify?tournament={page_url.rsplit('/', 1)[1]}")
-    expect(ana.locator("#verify-summary")).to_contain_text("The tournament verifies", timeout=20_000)
+    verdict = ana.locator("#verify-summary")
+    expect(verdict).to_contain_text("The tournament verifies", timeout=20_000)
     # Each profile lists the tournament with the place.
     ana.goto(f"{url}/players/Ana{tag}")
     expect(ana.locator("#tournaments")).to_contain_text(f"Cup {tag}: place {place} of 2")
