@@ -29,6 +29,9 @@ from jackpot.web.base.hash_queue import HashQueue, Lane
 from jackpot.web.base.tables import core as t
 from jackpot.web.notify.resets import send_reset_mails
 
+#: The suite turns argon2's cost down elsewhere; a queue of real hashes is the subject.
+pytestmark = pytest.mark.real_password_cost
+
 PASSWORD = "correct horse battery"
 OWNER = {"email": "ana@example.org", "password": PASSWORD}
 WRONG = {"email": "ana@example.org", "password": "not the password"}

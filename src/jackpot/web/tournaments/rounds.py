@@ -143,6 +143,7 @@ def table_spec(t: Tournament, r: int, table: int, players: tuple[int, ...]) -> M
         Variant(t.row["variant"]),
         people=[Person(Actor(e.user_id, e.name, False), e.client_seed) for e in entries],
         deadline_seconds=int(t.row["deadline_seconds"]),
+        spares=int(t.row["spares"]),
         private=bool(t.row["private"]),
         server_seed=seed,
         origin=Origin("tournament", t.id),
