@@ -12,6 +12,7 @@ import httpx
 from tournament_helpers import create, db_of, decide, enter, people, view
 from web_helpers import move
 
+from jackpot.fair.verify import verify
 from jackpot.fair.verify_tournament import verify_tournament
 from jackpot.web.base.clock import utcnow
 from jackpot.web.tournaments.steps import end_rounds, start_due
@@ -95,6 +96,13 @@ async def test_a_round_that_times_out(make_client) -> None:  # type: ignore[no-u
     assert ended["result"]["rounds"] == 1
     record = (await clients["Ana"].get(f"/api/matches/{table['match']}/record")).json()
     assert {"type": "last_round", "round": 1} in record["events"]
+    # The table's own record: where it was played, its players' parts kept secret
+    # while the tournament goes on; everything else verifies.
+    assert record["format"] == "jackpot-record/4"
+    assert record["tournament"] == {"id": tid, "round": 1, "table": 1}
+    assert [p["part"] for p in record["parts"]] == [None, None]
+    checked = verify(record)
+    assert not checked.ok and checked.awaiting_parts, checked.summary
     state = await view(clients["Ana"], tid)
     assert state["round"] == 2 and len(state["pairings"]) == 2
     assert state["pairings"][1]["byes"] != ["Cy"]
@@ -124,6 +132,11 @@ async def test_the_export_verifies_and_a_tampered_one_is_refused(make_client) ->
     assert export["status"] == "ended"
     verdict = verify_tournament(export)
     assert verdict.ok, verdict.summary
+    # Each table's own record, from the match API, verifies now the parts are out.
+    first = export["rounds"][0]["tables"][0]
+    own = (await clients["Cy"].get(f"/api/matches/{first['record']['id']}/record")).json()
+    assert own == first["record"] and all(p["part"] for p in own["parts"])
+    assert verify(own).ok
     # A point moved from one player to another is found.
     tampered = copy.deepcopy(export)
     tampered["standings"][0]["points"], tampered["standings"][1]["points"] = (

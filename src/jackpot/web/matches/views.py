@@ -21,6 +21,7 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
 from jackpot.web.matches.origin import origin_of
 from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.tournament_records import with_table
 
 
 def autoplay_of(seat: Any) -> dict[str, bool] | None:
@@ -149,7 +150,10 @@ async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
     """
     row = await match_row(conn, match_id)
     seats_in = await seat_rows(conn, match_id)
-    return record_of(row, seats_in, await record_rows(conn, match_id))
+    # A tournament table's: where it was played, and its players' parts (secret until
+    # the tournament ends).
+    record = record_of(row, seats_in, await record_rows(conn, match_id))
+    return await with_table(conn, row, record)
 
 
 async def record_rows(conn: AsyncConnection, match_id: str) -> list[Any]:

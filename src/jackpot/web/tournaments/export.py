@@ -1,10 +1,10 @@
 """A tournament as ``jackpot-tournament/1``: enough to pair every round again and add every point.
 
-Each table's record is its match's record (matches/views.py) as a tournament table's
-``jackpot-record/4``: where it was played (``"tournament"``), its players' parts in
-joining order (each null until the tournament ends, then shown) and the tournament's
-spares. docs/tournaments.md describes the format; ``jackpot verify-tournament`` and
-the Verify page check it.
+Each table's record is its match's record (matches/views.py), which for a tournament
+table is a ``jackpot-record/4`` with where it was played (``"tournament"``) and its
+players' parts in joining order, each null until the tournament ends
+(matches/tournament_records.py). docs/tournaments.md describes the format;
+``jackpot verify-tournament`` and the Verify page check it.
 """
 
 from __future__ import annotations
@@ -14,28 +14,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import match_points
-from jackpot.fair.record_fields import FORMAT_V4
 from jackpot.web.base.clock import iso
 from jackpot.web.matches.views import load_record
-from jackpot.web.tournaments.store import Table, Tournament
-
-
-def table_record(base: dict[str, Any], t: Tournament, table: Table, shown: bool) -> dict[str, Any]:
-    """A table's match record with what a tournament table's record adds."""
-    parts = [
-        {
-            "commitment": t.entries[p].commitment,
-            "part": t.entries[p].part if shown else None,
-        }
-        for p in table.players
-    ]
-    record = dict(base)
-    record["format"] = FORMAT_V4
-    record["tournament"] = {"id": t.id, "round": table.round, "table": table.table}
-    record["parts"] = parts
-    if t.row["spares"]:
-        record["spares"] = int(t.row["spares"])
-    return record
+from jackpot.web.tournaments.store import Tournament
 
 
 async def export_of(conn: AsyncConnection, t: Tournament) -> dict[str, Any]:
@@ -56,7 +37,7 @@ async def export_of(conn: AsyncConnection, t: Tournament) -> dict[str, Any]:
                     "table": table.table,
                     "players": list(table.players),
                     "points": points,
-                    "record": table_record(base, t, table, ended),
+                    "record": base,
                 }
             )
         rounds.append(
