@@ -60,10 +60,12 @@ def play_out(pages: list[Page]) -> None:
 def test_two_people_enter_play_and_see_the_standings_move(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
     url = live_server.url
     tag = secrets.token_hex(2)
-    contexts = [browser.new_context(reduced_motion="reduce") for _ in range(3)]
+    contexts = [browser.new_context(reduced_motion="reduce") for _ in range(2)]
+    # Cy reads in Estonian, as his browser asks.
+    contexts.append(browser.new_context(reduced_motion="reduce", locale="et-EE"))
     ana = account(contexts[0], url, f"Ana{tag}", autoplay=False)
     ben = account(contexts[1], url, f"Ben{tag}", autoplay=False)
-    cy = contexts[2].new_page()  # a reader without an account
+    cy = contexts[2].new_page()  # a reader without an account, in Estonian
     confirm(live_server.database_url, f"Ana{tag}")
 
     ana.goto(url + "/tournaments/new")
@@ -79,6 +81,8 @@ def test_two_people_enter_play_and_see_the_standings_move(browser: Browser, live
 
     # Cy follows the tournament's page; Ben finds it in the list and enters.
     cy.goto(page_url)
+    expect(cy.locator("html")).to_have_attribute("lang", "et")
+    expect(cy.locator("#h-next")).to_have_text("Sinu järgmine samm")
     ben.goto(url + "/tournaments")
     assert_axe_clean(ben, "the tournaments list")
     ben.locator(f"a[href='{page_url[len(url):]}']").click()
@@ -96,7 +100,8 @@ def test_two_people_enter_play_and_see_the_standings_move(browser: Browser, live
     expect(ben.locator("#play-table")).to_be_visible()
     expect(ana.locator("#play-table")).to_be_visible()
     assert_axe_clean(ben, "a tournament's page in play")
-    expect(cy.locator(".tournament-tables a")).to_have_text("watch")
+    expect(cy.locator(".tournament-tables a")).to_have_text("vaata")
+    assert_axe_clean(cy, "a tournament's page in play, in Estonian")
     ana.click("#play-table")
     ben.click("#play-table")
     expect(ana).to_have_url(re.compile(r"/matches/m_[0-9a-f]+$"))
@@ -105,7 +110,8 @@ def test_two_people_enter_play_and_see_the_standings_move(browser: Browser, live
     # The standings moved on Cy's page by themselves: one point for the winner.
     expect(cy.locator("#standings .points").first).to_have_text("1")
     expect(cy.locator("#standings .points").last).to_have_text("0")
-    expect(cy.locator(".tournament-status")).to_contain_text("The tournament is over.")
+    expect(cy.locator(".tournament-status")).to_contain_text("Turniir on läbi.")
+    expect(cy.locator("#h-standings")).to_have_text("Turniiritabel")
     winner = cy.locator("#standings tbody tr").first.locator("a").inner_text()
     ana.goto(page_url)
     place = "1" if winner == f"Ana{tag}" else "2"
