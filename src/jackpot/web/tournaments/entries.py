@@ -151,6 +151,8 @@ async def enter(
         .values(entered=tournaments.c.entered + 1)
     )
     if room.rowcount != 1:
+        now_row = await tournament_row(conn, tournament_id)
+        _check_entering(now_row, now)  # it started meanwhile
         raise conflict(
             "the tournament is full: it takes %(most)s players", "full", most=row["max_players"]
         )
@@ -183,8 +185,20 @@ def _check_entering(row: Any, now: datetime) -> None:
 
 async def withdraw(conn: AsyncConnection, actor: Actor, tournament_id: str, now: datetime) -> None:
     """Leave the tournament: before the start the entry goes; later the match being
-    played is resigned and the player is paired no more."""
-    t = await load(conn, tournament_id)
+    played is resigned and the player is paired no more.
+
+    The locks are taken in the order a move that ends a table takes them: the match
+    the person plays first, then the tournament (whose lock the start and every
+    pairing hold), so neither waits on the other in a circle."""
+    seen = await load(conn, tournament_id)
+    before = seen.entry_of(actor.user_id)
+    if before is not None and before.number is not None:
+        playing = seen.table_of(before.number, seen.round)
+        if playing is not None:
+            await conn.execute(
+                select(matches.c.id).where(matches.c.id == playing.match_id).with_for_update()
+            )
+    t = await load(conn, tournament_id, lock=True)
     mine = t.entry_of(actor.user_id)
     if mine is None:
         raise conflict("you have not entered this tournament", "not_entered")
