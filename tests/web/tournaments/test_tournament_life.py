@@ -188,6 +188,14 @@ async def test_bad_input_is_refused_by_name(make_client) -> None:  # type: ignor
     assert (again.status_code, again.json()["error"]["code"]) == (409, "already_entered")
     r = await ana.post(f"/api/tournaments/{tid}/start")
     assert (r.status_code, r.json()["error"]["code"]) == (409, "too_few")
+    listed = (await ana.get("/api/tournaments")).json()
+    assert [t["id"] for t in listed["upcoming"]] == [tid] and listed["upcoming"][0]["entered"] == 1
+    hidden = (await create(ana, private=True))["id"]
+    listed = (await ana.get("/api/tournaments")).json()
+    assert hidden not in [t["id"] for part in listed.values() for t in part]
+    # By invitation: whoever has the link may read it.
+    stranger = await make_client()
+    assert (await stranger.get(f"/api/tournaments/{hidden}")).status_code == 200
     # Two places: Ben takes the second, and a third person finds it full.
     small = (await create(ana, max_players=2))["id"]
     assert (await enter(ana, small)).status_code == 201
@@ -196,12 +204,3 @@ async def test_bad_input_is_refused_by_name(make_client) -> None:  # type: ignor
     full = await enter(cy, small)
     assert (full.status_code, full.json()["error"]["code"]) == (409, "full")
     assert (await view(cy, small))["entered"] == 2
-    listed = (await ana.get("/api/tournaments")).json()
-    assert [t["id"] for t in listed["upcoming"]] == [tid] and listed["upcoming"][0]["entered"] == 1
-    hidden = (await create(ana, private=True))["id"]
-    listed = (await ana.get("/api/tournaments")).json()
-    assert hidden not in [t["id"] for part in listed.values() for t in part]
-    guest = await ana.__class__(transport=ana._transport, base_url="http://testserver").get(
-        f"/api/tournaments/{hidden}"
-    )
-    assert guest.status_code == 200
