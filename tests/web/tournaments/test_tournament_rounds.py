@@ -167,3 +167,23 @@ async def test_ten_players_at_tables_of_four(make_client) -> None:  # type: igno
     # Each round hands out n / 2 points at a table of n: 5 a round.
     points = [Fraction(s["points"]) for s in final["standings"]]
     assert sum(points) == 3 * Fraction(4 + 3 + 3, 2)
+
+
+async def test_a_block_keeps_two_players_apart(make_client) -> None:  # type: ignore[no-untyped-def]
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    clients = await people(make_client, names)
+    tid = (await create(clients["Ana"], table_size=2, rounds=2))["id"]
+    for name in names:
+        assert (await enter(clients[name], tid)).status_code == 201
+    # By name Ana and Ben would share table 1; Ben blocked Ana.
+    assert (await clients["Ben"].put("/api/blocks/Ana")).status_code == 200
+    r = await clients["Ana"].post(f"/api/tournaments/{tid}/start")
+    assert r.status_code == 200, r.text
+    tables = [t["players"] for t in r.json()["pairings"][0]["tables"]]
+    assert tables == [["Ana", "Cy"], ["Ben", "Dee"]]
+    export = (await clients["Cy"].get(f"/api/tournaments/{tid}/export")).json()
+    assert export["apart"] == [{"players": [0, 1], "from_round": 1}]
+    for table in r.json()["pairings"][0]["tables"]:
+        await decide(clients, table, table["players"])
+    second = (await view(clients["Ana"], tid))["pairings"][1]["tables"]
+    assert all({"Ana", "Ben"} - set(t["players"]) for t in second)
