@@ -16,7 +16,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, update
+import orjson
+from sqlalchemy import Text, select, type_coerce, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Entrant, RoundPlayed, Standing, TablePlayed, standings
@@ -192,6 +193,13 @@ async def load(
     return await _read(conn, row)
 
 
+def _list(stored: Any) -> tuple[int, ...] | None:
+    """A JSON list of whole numbers as stored (None: SQL or JSON null): its text on
+    SQLite; PostgreSQL's driver hands it over decoded already."""
+    value = orjson.loads(stored) if isinstance(stored, str | bytes) else stored
+    return None if value is None else tuple(value)
+
+
 async def _read(conn: AsyncConnection, row: Any) -> Tournament:
     e = tournament_entries
     started = row["status"] != "entering"
@@ -224,12 +232,23 @@ async def _read(conn: AsyncConnection, row: Any) -> Tournament:
         t.byes[r.round] = tuple(r.byes)
         t.ends[r.round] = r.ends_at
     tt = tournament_tables
+    # The lists as the database keeps their text, decoded by orjson: a thousand
+    # players' rounds are thousands of them, and SQLite's JSON decoding is the slow part.
     for r in await conn.execute(
-        select(tt).where(tt.c.tournament_id == row["id"]).order_by(tt.c.round, tt.c.table)
+        select(
+            tt.c.round,
+            tt.c.table,
+            tt.c.match_id,
+            type_coerce(tt.c.players, Text).label("players"),
+            type_coerce(tt.c.places, Text).label("places"),
+        )
+        .where(tt.c.tournament_id == row["id"])
+        .order_by(tt.c.round, tt.c.table)
     ):
-        places = tuple(r.places) if r.places is not None else None
+        seated = _list(r.players)
+        assert seated is not None
         t.tables.setdefault(r.round, []).append(
-            Table(r.round, r.table, r.match_id, tuple(r.players), places)
+            Table(r.round, r.table, r.match_id, seated, _list(r.places))
         )
     t.apart = [
         (r.a, r.b, r.from_round)
