@@ -166,7 +166,8 @@ async def seed(
             [
                 {
                     "tournament_id": TOURNAMENT, "user_id": i + 1, "name": e.name,
-                    "entered_at": now, "client_seed": f"c{i}", "commitment": fair.commitment(part),
+                    "entered_at": now, "client_seed": f"c{i}", "seed_by_server": False,
+                    "commitment": fair.commitment(part),
                     "part": part, "number": i, "rating": e.rating,
                     "withdrawn_round": withdrawn_in.get(i),
                 }

@@ -70,6 +70,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("entered_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("client_seed", sa.String(length=64), nullable=False),
+        sa.Column("seed_by_server", sa.Boolean(), nullable=False),
         sa.Column("commitment", sa.String(length=64), nullable=False),
         sa.Column("part", sa.String(length=64), nullable=False),
         sa.Column("number", sa.Integer(), nullable=True),

@@ -138,6 +138,7 @@ async def enter(
     ).first()
     if taken is not None:
         raise already_entered()
+    by_server = not client_seed
     seed = check_client_seed(client_seed)
     # One more entry, if there is room: the conditional UPDATE decides between two
     # people taking the last place at once.
@@ -164,6 +165,7 @@ async def enter(
             name=actor.name,
             entered_at=now,
             client_seed=seed,
+            seed_by_server=by_server,
             commitment=commitment,
             part=part,
         )

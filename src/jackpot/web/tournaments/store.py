@@ -50,6 +50,8 @@ class Entered:
     client_seed: str
     commitment: str
     part: str
+    #: The server made their client seed (they sent none).
+    seed_by_server: bool
     number: int | None
     rating: float | None
     withdrawn_round: int | None
@@ -210,6 +212,7 @@ async def _read(conn: AsyncConnection, row: Any) -> Tournament:
             r.client_seed,
             r.commitment,
             r.part,
+            bool(r.seed_by_server),
             r.number,
             r.rating,
             r.withdrawn_round,

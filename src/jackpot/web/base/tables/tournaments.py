@@ -74,6 +74,8 @@ tournament_entries = Table(
     Column("name", String(40), nullable=False),
     Column("entered_at", UTCDateTime(), nullable=False),
     Column("client_seed", String(64), nullable=False),
+    #: They sent none: the server made their client seed (their tables' records say so).
+    Column("seed_by_server", Boolean, nullable=False, default=False),
     Column("commitment", String(64), nullable=False),
     #: Their part of every table's server seed (secret until the tournament ends).
     Column("part", String(64), nullable=False),
