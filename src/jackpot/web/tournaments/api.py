@@ -28,7 +28,7 @@ from jackpot.web.tournaments.entries import (
 from jackpot.web.tournaments.export import export_of
 from jackpot.web.tournaments.live import TOURNAMENTS, tournament_stream
 from jackpot.web.tournaments.rules import EntryBody, NewTournamentBody, check_new
-from jackpot.web.tournaments.store import check_tournament_id, load
+from jackpot.web.tournaments.store import load, tournament_row
 from jackpot.web.tournaments.views import full_view, listing
 
 router = APIRouter(prefix="/api/tournaments")
@@ -75,7 +75,8 @@ async def get_tournament(tournament_id: str, request: Request) -> Response:
 @router.get("/{tournament_id}/events")
 async def tournament_events(tournament_id: str, request: Request) -> Response:
     """A ping each time the tournament's standings or tables may have changed."""
-    check_tournament_id(tournament_id)
+    async with db_of(request).read() as conn:
+        await tournament_row(conn, tournament_id)  # 404 for none
     return await tournament_stream(request, tournament_id)
 
 
