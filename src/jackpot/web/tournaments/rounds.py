@@ -134,9 +134,13 @@ async def _pair(conn: AsyncConnection, t: Tournament, r: int, now: datetime) -> 
 
 def table_spec(t: Tournament, r: int, table: int, players: tuple[int, ...]) -> MatchSpec:
     """The match of round ``r``'s table ``table``: the one place where a table's seats,
-    seeds, deadline and rules are fixed. Its players sit in joining order, each with
-    their client seed; its server seed is made of their parts, in the same order,
-    with the round and table."""
+    seeds, deadline, spares and rules are fixed. Its players sit in joining order,
+    each with their client seed; its server seed is made of their parts, in the same
+    order, with the round and table. The match is given the seed alone, not the parts:
+    a part serves every table its player sits at, so it stays with the tournament
+    until the tournament ends, and the record shows it from there
+    (matches/tournament_records.py), while the match row would show it at the
+    table's end."""
     entries = [t.entries[p] for p in players]
     seed = seed_from_parts([e.part for e in entries], TournamentTable(t.id, r, table))
     return MatchSpec(
