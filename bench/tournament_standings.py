@@ -16,7 +16,10 @@ JSON or the template) for the tournament's page and for ``GET /api/tournaments/{
 would: as most readers find it (this version read before by the process), and as
 the first reader after a change finds it (the version moved on before each answer).
 It prints p50 and p99 of each answer's wall time, the CPU per answer, and the load
-average. Nothing is asserted: the figure goes in docs/benchmarks.md.
+average. Last, it ends the last round's tables and times the next round's pairing
+through the site, as the end listener runs it: the standings, the pairing and a match
+made for every table, in one write transaction. Nothing is asserted: the figures go in
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ from jackpot.web.base.tables.tournaments import (
     tournament_tables,
     tournaments,
 )
+from jackpot.web.tournaments.rounds import advance
+from jackpot.web.tournaments.store import load
 
 TOURNAMENT = "t_0123456789abcdef"
 TOKEN = "bench-token-0123456789abcdef0123456789"
@@ -155,7 +160,7 @@ async def seed(
         await conn.execute(
             insert(tournaments).values(
                 id=TOURNAMENT, name="Bench Swiss", creator_id=1, variant="jackpot",
-                table_size=table_size, rounds=rounds, deadline_seconds=86400, spares=2,
+                table_size=table_size, rounds=rounds + 1, deadline_seconds=86400, spares=2,
                 round_seconds=7 * 86400, starts_at=now, max_players=players, private=False,
                 status="playing", round=rounds, round_ends_at=now + timedelta(days=7),
                 entered=players, created_at=now, started_at=now,
@@ -266,6 +271,33 @@ async def main() -> None:
                 f"  {label}: p50 {p50:.1f} ms, p99 {p99:.1f} ms, CPU {cpu:.1f} ms "
                 f"({args.runs} requests)"
             )
+    # The last table of the round ends: the next round is paired and its matches made,
+    # in that one transaction, as the end listener does it.
+    async with app.router.lifespan_context(app):
+        db = app.state.db
+        async with db.read() as conn:
+            last = (await load(conn, TOURNAMENT)).tables[args.rounds]
+        async with db.write() as conn:
+            tt = tournament_tables
+            for table in last:
+                await conn.execute(
+                    update(tt)
+                    .where(tt.c.match_id == table.match_id)
+                    .values(places=list(range(1, len(table.players) + 1)))
+                )
+        cpu = time.process_time()
+        start = time.perf_counter()
+        async with db.write() as conn:
+            await advance(conn, TOURNAMENT, datetime.now(UTC))
+        took = (time.perf_counter() - start) * 1000
+        cpu_ms = (time.process_time() - cpu) * 1000
+        async with db.read() as conn:
+            t = await load(conn, TOURNAMENT)
+        made = len(t.tables.get(args.rounds + 1, []))
+        print(
+            f"  pairing round {args.rounds + 1} through the site ({made} matches made, "
+            f"one transaction): {took:.0f} ms, CPU {cpu_ms:.0f} ms"
+        )
     print(f"load average while measuring: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
