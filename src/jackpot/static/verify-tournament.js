@@ -48,7 +48,7 @@ export async function verifyTournament(source, verifyRecord) {
     list(ex.apart, "apart");
     list(ex.standings, "standings");
     const ended = ex.status === "ended";
-    checks.push(t("format: a well-formed {format}; entries: {entries}; rounds: {rounds} of {of}", {
+    checks.push(t("format: a well-formed {format}; players: {entries}; rounds: {rounds} of {of}", {
       format: TOURNAMENT_FORMAT, entries: entries.length, rounds: rounds.length, of: s.rounds,
     }));
 
@@ -59,10 +59,10 @@ export async function verifyTournament(source, verifyRecord) {
         continue;
       }
       if (!ended) fail(t("{name}'s part is published while the tournament is played: it would tell later tables' dice", { name: e.name }));
-      if ((await sha256Hex(e.part)) !== e.commitment) fail(t("{name}'s part does not hash to the commitment of their entry", { name: e.name }));
+      if ((await sha256Hex(e.part)) !== e.commitment) fail(t("{name}'s part does not hash to the commitment {name} entered with", { name: e.name }));
     }
     checks.push(ended
-      ? t("parts: every entry's part hashes to its commitment")
+      ? t("parts: every player's part hashes to their commitment")
       : t("parts: none published yet, as while the tournament is played"));
 
     const entrants = entries.map((e) => ({ name: e.name, rating: Number(e.rating) }));
@@ -159,7 +159,7 @@ export async function verifyTournament(source, verifyRecord) {
         }));
       }
     });
-    if (ex.standings.length !== again.length) fail(t("standings: not every entry is listed"));
+    if (ex.standings.length !== again.length) fail(t("standings: not every player is listed"));
     checks.push(t("standings: every player's points and Buchholz, and the order"));
     if (ended && rounds.length !== s.rounds) fail(t("status: ended, but {played} of {rounds} rounds were played", { played: rounds.length, rounds: s.rounds }));
     if (!ended || pending) {

@@ -11,6 +11,8 @@ from web_helpers import sign_up
 
 from jackpot.web.base.tables import core as t
 
+pytestmark = pytest.mark.pg
+
 _names = iter(range(10_000))
 
 

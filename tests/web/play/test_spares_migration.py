@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from alembic import command
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from jackpot.web.base.storage.db import Database
 from jackpot.web.base.storage.migrate import alembic_config
+
+pytestmark = pytest.mark.pg
 
 
 def _to(revision: str, down: bool = False):  # type: ignore[no-untyped-def]

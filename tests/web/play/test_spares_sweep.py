@@ -8,6 +8,7 @@ import asyncio
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from live_helpers import apply_in_node, events_after
 from web_helpers import join_in_joining_order, sign_up
 
@@ -19,6 +20,8 @@ from jackpot.web.matches.live import apply_event
 from jackpot.web.play import actions
 from jackpot.web.play.sweeper import sweep_once
 from jackpot.web.play.transaction import run_move
+
+pytestmark = pytest.mark.pg
 
 _names = iter(range(10_000))
 

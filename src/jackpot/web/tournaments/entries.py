@@ -55,7 +55,7 @@ def require_account(actor: Actor | None) -> Actor:
     """The caller, who must have an account: a standing is a person's."""
     if actor is None or actor.is_guest:
         raise forbidden(
-            "tournaments need an account (one entry per person): sign up or log in",
+            "tournaments need an account (each person enters once): sign up or log in",
             "account_required",
         )
     return actor
@@ -180,7 +180,7 @@ def already_entered() -> ApiError:
 def _check_entering(row: Any, now: datetime) -> None:
     if row["status"] != "entering" or row["starts_at"] <= now:
         raise conflict(
-            "the tournament has started: entries closed when round 1 was paired",
+            "the tournament has started: nobody may enter once round 1 is paired",
             "entries_closed",
         )
 

@@ -1,7 +1,7 @@
 """Swiss tournaments: the tournament, its entries, rounds, tables, pairs kept apart, news
 
-Revision ID: 0040_tournaments
-Revises: 0037_origin
+Revision ID: 0041_tournaments
+Revises: 0040_playback
 Create Date: 2026-12-07
 
 New tables only; a table names its match, so it follows the matches' origin.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0040_tournaments"
-down_revision = "0037_origin"
+revision = "0041_tournaments"
+down_revision = "0040_playback"
 branch_labels = None
 depends_on = None
 
