@@ -39,7 +39,6 @@ from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, forbidden
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.live.bus import LiveEvent
 from jackpot.web.base.storage.snapshots import snapshot
 from jackpot.web.matches.news import UNKNOWN, KnownNews, MoveFacts
 from jackpot.web.matches.playback import playback_ms
@@ -213,8 +212,6 @@ class MovePlan:
             )
         )
         values = self._row_values(self._number_events(), record_len, due_at)
-        # Final now: each event's JSON is written once, for its row and every socket.
-        self.live = [LiveEvent(ev) for ev in self.live]
         if self.acted is not None:
             self.seat_rows = [
                 {**s, "acted": True} if s["seat"] == self.acted else s for s in self.seat_rows
