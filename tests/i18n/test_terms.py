@@ -46,6 +46,9 @@ ENGLISH = {
     # A computer player; "Bot", "Bot 2" are the bots' names, said as they are.
     # 'Bot' quoted is a reserved name, and "bots must be" the API's field.
     "bot": r"(?<!')\b[Bb]ots?\b(?! \d| must)",
+    "tournament": r"\b[Tt]ournaments?\b",
+    # A tournament's order of players ("where a player stands" is no standings).
+    "standings": r"\b[Ss]tandings\b",
 }
 
 
@@ -78,6 +81,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "entry": Term(r"(?i)participaç"),
         "replay": Term(r"(?i)repetiç"),
         "bot": Term(r"(?i)\bbots?\b"),
+        "tournament": Term(r"(?i)torneio"),
+        "standings": Term(r"(?i)classifica"),
     },
     "ms": {
         "score": Term(r"(?i)\bskor\b"),
@@ -96,6 +101,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # One word for the replay: not "ulang tayang" (a broadcast's) or "rakaman".
         "replay": Term(r"(?i)main semula", r"(?i)ulang tayang|rakaman|ulangan"),
         "bot": Term(r"(?i)\bbot\b"),
+        "tournament": Term(r"(?i)kejohanan"),
+        "standings": Term(r"(?i)kedudukan"),
     },
     "et": {
         "score": Term(r"(?i)punktisumma", r"(?i)\btulemus"),
@@ -120,6 +127,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "replay": Term(r"(?i)kordus"),
         # "client_seed:bot:1" is the label, written as it is.
         "bot": Term(r"(?i)robot", r"(?i)(?<![:{])\bbot(?!:)"),
+        "tournament": Term(r"(?i)turniir"),
+        "standings": Term(r"(?i)turniiritabel"),
     },
     "sk": {
         "score": Term(r"(?i)skóre"),
@@ -141,6 +150,8 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # The replay is watched (prehrávanie); a záznam is the record one downloads.
         "replay": Term(r"(?i)prehráva", r"(?i)záznam"),
         "bot": Term(r"(?i)\bbot"),
+        "tournament": Term(r"(?i)turnaj"),
+        "standings": Term(r"(?i)poradi|poradí"),
     },
 }
 

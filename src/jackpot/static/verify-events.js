@@ -73,6 +73,15 @@ export async function replayEvents(rec, seed, info) {
       applyOut(ev);
       continue;
     }
+    if (ev.type === "last_round") {
+      // A tournament round's time ran out: the match ends with the round being played.
+      if (game.over) fail(V.outAfterEnd(seatName(game.seat), "timeout", game.endedBy));
+      if (variant === "classic") fail(V.lastRoundClassic());
+      if (game.lastRound) fail(V.lastRoundTwice(game.round));
+      if (ev.round !== game.round) fail(V.lastRoundWrong(ev.round, game.round));
+      game.lastRound = true;
+      continue;
+    }
     const n = ev.n;
     // The throw's number as a sentence says it: in a daily entry its place in its turn.
     const k = daily ? game.turnThrows : n;

@@ -1,9 +1,10 @@
-// The Verify page: reads a record from the text box, a file or ?match=ID, runs the
+// The Verify page: reads a record or a tournament export from the text box, a file,
+// ?match=ID or ?tournament=ID, runs the
 // verifier in the browser and shows each check with a tick and the first problem; a
 // daily entry's turn scores beside par's; a record waiting for its seed, as such; and,
 // after the checks, what the record says that nothing checked depends on (its notes).
 import { t } from "./i18n.js";
-import { verifyRecord } from "./verify.js";
+import { isTournament, verifyRecord, verifyTournament } from "./verify.js";
 
 const form = document.getElementById("verify-form");
 const text = document.getElementById("record-text");
@@ -80,7 +81,7 @@ async function run(source) {
   summary.textContent = t("Checking…");
   outcome.hidden = false;
   try {
-    show(await verifyRecord(source));
+    show(await (isTournament(source) ? verifyTournament(source) : verifyRecord(source)));
   } catch (err) {
     show({ ok: false, checks: [], problem: String(err), summary: t("Not verified: {error}", { error: String(err) }) });
   } finally {
@@ -109,7 +110,41 @@ file.addEventListener("change", async () => {
   run(text.value);
 });
 
-const matchId = new URLSearchParams(location.search).get("match");
+const params = new URLSearchParams(location.search);
+const matchId = params.get("match");
+const tournamentId = params.get("tournament");
+if (tournamentId && !matchId) {
+  (async () => {
+    summary.textContent = t("Fetching the tournament's export…");
+    outcome.hidden = false;
+    try {
+      const response = await fetch(`/api/tournaments/${encodeURIComponent(tournamentId)}/export`, {
+        headers: { Accept: "application/json" },
+      });
+      const body = await response.text();
+      if (!response.ok) {
+        let why = t("the site answered {status} for tournament {tournament}", { status: response.status, tournament: tournamentId });
+        try {
+          const error = JSON.parse(body).error;
+          if (error && error.message) why = error.message;
+        } catch {
+          // not JSON: keep the status
+        }
+        show({ ok: false, checks: [], problem: why, summary: t("Could not fetch tournament {tournament}.", { tournament: tournamentId }) });
+        return;
+      }
+      text.value = body;
+      run(body);
+    } catch {
+      show({
+        ok: false,
+        checks: [],
+        problem: t("could not fetch the export: the site could not be reached, so check the connection and try again"),
+        summary: t("Could not fetch the export."),
+      });
+    }
+  })();
+}
 if (matchId) {
   (async () => {
     summary.textContent = t("Fetching the record…");

@@ -78,6 +78,7 @@ export class Replay {
     this.totals = new Array(seats).fill(0);
     this.shut = new Array(seats).fill(null);
     this.round = 1;
+    this.lastRound = false; // a tournament round's time ran out: this round is the last
     this.seat = 0;
     this.nextN = 0;
     this.pending = null; // a throw awaiting its cover, when the record says it never got one
@@ -161,6 +162,10 @@ export class Replay {
     const shutters = this.stillIn().filter((s) => this.shut[s] !== null);
     if (shutters.length) {
       this.finish(V.endShutRound(this.round));
+      return;
+    }
+    if (this.lastRound) {
+      this.finish(V.endLastRound(this.round));
       return;
     }
     this.round += 1;

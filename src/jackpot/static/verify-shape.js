@@ -123,6 +123,11 @@ export function checkShape(rec) {
       // A spare deadline used (jackpot-record/4): only where the match gives spares.
       if (!("spares" in rec)) fail(V.spareWithoutSpares(i));
       if (!isInt(ev.seat)) fail(V.spareWithoutSeat(i));
+    } else if (ev.type === "last_round") {
+      // A tournament round's time ran out (jackpot-record/4): only at a tournament table.
+      if (!("tournament" in rec)) fail(V.lastRoundOutsideTournament(i));
+      if (!isInt(ev.round) || ev.round < 1) fail(V.lastRoundWithoutRound(i));
+      return;
     } else if (ev.type === "out") {
       if (!isInt(ev.seat)) fail(V.outWithoutSeat(i));
       if (ev.reason !== "resigned" && ev.reason !== "timeout") {

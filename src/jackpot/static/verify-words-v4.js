@@ -56,6 +56,18 @@ export const V4 = {
   badSpares: () => t("the record's spare deadlines are damaged: each player has 1 to 5 of them"),
   spareWithoutSpares: (i) =>
     t("move {event} of the record uses a spare deadline, but the match gives none", { event: i + 1 }),
+  lastRoundOutsideTournament: (i) =>
+    t("move {event} of the record ends the match with its round, but only a tournament table's round can run out of time", { event: i + 1 }),
+  lastRoundWithoutRound: (i) =>
+    t("move {event} of the record ends the match with its round, but does not say which round", { event: i + 1 }),
+  lastRoundClassic: () =>
+    t("the record ends a Classic match with its round early, but Classic has one round, which is its last anyway"),
+  lastRoundTwice: (round) =>
+    t("the record ends the match with its round twice: it was already to end with round {round}", { round }),
+  lastRoundWrong: (said, round) =>
+    t("the record ends the match with round {said}, but round {round} was being played", { said, round }),
+  endLastRound: (round) =>
+    t("the tournament round's time ran out, so the match ended with its round {round}", { round }),
   spareWithoutSeat: (i) =>
     t("move {event} of the record uses a spare deadline, but does not say whose", { event: i + 1 }),
   badOrigin: () =>

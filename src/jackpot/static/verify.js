@@ -32,8 +32,27 @@ import { replayEvents } from "./verify-events.js";
 import { checkDailyClientSeed, finishDaily } from "./verify-daily.js";
 import { byPosition, checkAdditions, checkSeedParts, notesOf } from "./verify-v4.js";
 import { V } from "./verify-words.js";
+import { TOURNAMENT_FORMAT, verifyTournament as checkTournament } from "./verify-tournament.js";
 
 export { FORMATS } from "./verify-shape.js";
+export { TOURNAMENT_FORMAT } from "./verify-tournament.js";
+export { pairRound, pointsText, standings, tableSizes, tableTwelfths } from "./swiss.js";
+
+/** A tournament export checked as docs/tournaments.md says, each table's record by
+ * verifyRecord: {ok, checks, problem, summary, pending}. */
+export function verifyTournament(source) {
+  return checkTournament(source, verifyRecord);
+}
+
+/** Whether `text` is a tournament export rather than a match record. */
+export function isTournament(text) {
+  try {
+    const data = typeof text === "string" ? JSON.parse(text) : text;
+    return Boolean(data) && data.format === TOURNAMENT_FORMAT;
+  } catch {
+    return false;
+  }
+}
 export { decide } from "./verify-replay.js";
 export { dailyClientSeed, dailyPar, versusPar } from "./verify-daily.js";
 export {

@@ -59,6 +59,8 @@ from jackpot.web.play.edge.fast_moves import FastMoves
 from jackpot.web.play.storage.live_matches import follow, live_matches_of
 from jackpot.web.play.watchers import make_watchers
 from jackpot.web.players import leaderboard, live_odds, profile, replay
+from jackpot.web.tournaments import api as tournaments_api
+from jackpot.web.tournaments import pages as tournaments_pages
 from jackpot.web.watch import routes as watch_routes
 from jackpot.web.wiring import background_steps, listen
 
@@ -87,6 +89,8 @@ ROUTERS = (
     push_routes.router,
     user_stream.router,
     daily_api.router,
+    tournaments_api.router,
+    tournaments_pages.router,
     people_api.router,
     people_pages.router,
     daily_pages.router,

@@ -28,17 +28,22 @@ from jackpot.web.play.seating import name_guest_seats
 from jackpot.web.play.sweeper import sweeper_steps
 from jackpot.web.players.ratings import rate_ended
 from jackpot.web.players.reviews import review_steps
+from jackpot.web.tournaments.news import TABLE_PUSHES
+from jackpot.web.tournaments.rounds import table_ended
+from jackpot.web.tournaments.steps import tournament_steps
 
 
 def listen() -> None:
     """Register every listener of play/: at a match's end the ratings first (the end
     notices do not depend on them), then the end notices and a daily entry's place on
-    its board; the news a move leaves, rematch offers; and of accounts/: a block, which
+    its board, and a tournament table's places (the round's last pairs the next);
+    the news a move leaves, rematch offers; and of accounts/: a block, which
     ends the challenges between the two, and a guest's new account, whose name its
     seats take."""
     add(HOOKS.match_end, rate_ended)
     add(HOOKS.match_end, end_news)
     add(HOOKS.match_end, entry_ended)
+    add(HOOKS.match_end, table_ended)
     add(HOOKS.rematch, rematch_news)
     plan_news_with(plan_news, NOTICE_WRITES)
     add_account_listener(ACCOUNT_HOOKS.block, end_between)
@@ -48,14 +53,16 @@ def listen() -> None:
 def background_steps(db: Database, settings: Settings) -> list[Step]:
     """Every feature's background steps: deadlines and the lobby first, the ended
     matches' reviews, then the pending seeds nobody used, mail and push (a
-    challenge's push among them), then the daily deals ahead and each day's close,
-    and the seeks and challenges past their time."""
+    challenge's and a tournament table's among them), then the daily deals ahead and
+    each day's close, the seeks and challenges past their time, and the tournaments'
+    starts and rounds whose time ran out."""
     return [
         *sweeper_steps(db, settings),
         *review_steps(db, settings),
         *commitment_steps(db, settings),
         *mail_steps(db, settings),
-        *push_steps(db, settings, [CHALLENGE_PUSHES]),
+        *push_steps(db, settings, [CHALLENGE_PUSHES, TABLE_PUSHES]),
         *daily_steps(db, settings),
         *people_steps(db, settings),
+        *tournament_steps(db, settings),
     ]

@@ -233,6 +233,10 @@ class Settings:
     challenges_per_day: int = 50
     #: Players one account may block.
     blocks_per_account: int = 500
+    #: Tournaments one account may have created and not yet finished, and the most
+    #: players a tournament may take.
+    tournaments_per_account: int = 5
+    tournament_max_players: int = 1000
 
     @property
     def is_sqlite(self) -> bool:
@@ -363,4 +367,6 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         challenges_open=whole(env, "JACKPOT_CHALLENGES_OPEN", 20, 1, 10_000),
         challenges_per_day=whole(env, "JACKPOT_CHALLENGES_PER_DAY", 50, 1, 100_000),
         blocks_per_account=whole(env, "JACKPOT_BLOCKS_PER_ACCOUNT", 500, 1, 100_000),
+        tournaments_per_account=whole(env, "JACKPOT_TOURNAMENTS_PER_ACCOUNT", 5, 1, 1000),
+        tournament_max_players=whole(env, "JACKPOT_TOURNAMENT_MAX_PLAYERS", 1000, 2, 100_000),
     )

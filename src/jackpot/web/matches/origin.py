@@ -55,6 +55,14 @@ BETWEEN_PEOPLE = MatchRules(rated=True, offers_rematch=True, on_watch=True)
 ON_ONES_OWN = MatchRules(rated=False, offers_rematch=False, on_watch=False)
 
 
+def tournament_rules(private: bool) -> MatchRules:
+    """A tournament's table: rated as any match between people (the standings use the
+    rating fixed at the start, so a table's end moving it changes no pairing), no
+    rematch (the next round seats the players), and listed to watch unless the
+    tournament is by invitation."""
+    return MatchRules(rated=True, offers_rematch=False, on_watch=not private)
+
+
 def origin_of(row: Any) -> dict[str, Any]:
     """A match row's origin as the API and the record show it."""
     return {"kind": row["origin"], "id": row["origin_id"]}

@@ -23,6 +23,7 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
 from jackpot.web.matches.origin import origin_of
 from jackpot.web.matches.store import match_row, seat_rows, shown_match_row
+from jackpot.web.matches.tournament_records import with_table
 
 
 def autoplay_of(seat: Any) -> dict[str, bool] | None:
@@ -165,7 +166,10 @@ async def load_record(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
     """
     row = await match_row(conn, match_id)
     seats_in = await seat_rows(conn, match_id)
-    return record_of(row, seats_in, await record_rows(conn, match_id))
+    # A tournament table's: where it was played, and its players' parts (secret until
+    # the tournament ends).
+    record = record_of(row, seats_in, await record_rows(conn, match_id))
+    return await with_table(conn, row, record)
 
 
 async def record_rows(conn: AsyncConnection, match_id: str) -> list[Any]:
@@ -192,6 +196,8 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
                     "cover": _tiles(r["cover"]),
                 }
             )
+        elif r["kind"] == "round":
+            events.append({"type": "last_round", "round": r["n"]})
         elif r["kind"] == "spare":
             events.append({"type": "spare", "seat": r["seat"]})
         else:

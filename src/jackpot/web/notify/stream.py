@@ -44,7 +44,7 @@ from jackpot.web.notify.user_hub import UserHub
 router = APIRouter()
 #: The news other features tell a player (web/people/: a seek paired, a challenge
 #: made or answered), passed on as events of their own kind.
-FORWARDED = {"paired", "challenge", "accepted", "declined", "withdrawn", "expired"}
+FORWARDED = {"paired", "challenge", "accepted", "declined", "withdrawn", "expired", "table"}
 
 
 async def offers_for(conn: AsyncConnection, user_id: int) -> list[dict[str, Any]]:
@@ -99,7 +99,8 @@ async def my_events(request: Request) -> Response:
     [...]}`` now, and again whenever it changes; a comment line keeps it open.
     ``event: paired`` (``{"seek", "match"}``), ``challenge``, ``accepted``,
     ``declined``, ``withdrawn`` and ``expired`` pass on what finding people tells the
-    player."""
+    player, and ``table`` (``{"tournament", "round", "match"}``) a tournament table
+    ready for them."""
     actor = await require_actor(request, account=True, same_site=False)
     hub = hub_of(request)
     settings = settings_of(request)

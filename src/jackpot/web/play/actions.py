@@ -1,4 +1,4 @@
-"""The actions on a match in play (throw, cover, resign, timeout or spare, autoplay), one each.
+"""The actions on a match in play (throw, cover, resign, timeout or spare, round end, autoplay).
 
 Each is one transaction, and every entry point calls it (the move service moves.py
 for the API, the fast lane and the match's WebSocket; the sweeper for timeouts).
@@ -121,6 +121,22 @@ async def timeout(
         return True
 
     return await run_move(conn, match_id, now, step, lock_version=expected_version)
+
+
+async def end_round(conn: AsyncConnection, match_id: str, now: datetime) -> Outcome | None:
+    """A tournament round's time ran out: the match ends with the round it is playing
+    (engine's ``end_after_round``); None if it is over already or ends that way
+    already (a Classic match, whose one round is its last)."""
+
+    def step(plan: MovePlan) -> bool:
+        m = plan.match
+        if m.finished or m.last_round:
+            return False
+        before = len(plan.engine_events)
+        plan.apply(lambda mm: mm.end_after_round())
+        return len(plan.engine_events) > before
+
+    return await run_move(conn, match_id, now, step)
 
 
 async def set_autoplay(

@@ -19,6 +19,7 @@ from jackpot.engine import (
     Covered,
     Event,
     IllegalMove,
+    LastRound,
     Match,
     MatchEnded,
     MatchOver,
@@ -255,6 +256,22 @@ class MovePlan:
                     pending[ev.n]["cover"] = text
                 else:
                     late_covers.append((ev.n, text))
+            elif isinstance(ev, LastRound):
+                # A tournament round's time ran out: the record marks the match's
+                # round being played (``n``), which its verifier replays as the last.
+                new_rows.append(
+                    {
+                        "match_id": match_id,
+                        "idx": idx,
+                        "kind": "round",
+                        "n": ev.round,
+                        "seat": -1,
+                        "dice": None,
+                        "cover": None,
+                        "reason": None,
+                    }
+                )
+                idx += 1
             elif isinstance(ev, SeatOut | SpareUsed):
                 new_rows.append(
                     {

@@ -34,6 +34,7 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables import players as r
 from jackpot.web.matches.dailies import player_dailies
 from jackpot.web.matches.seats import seats_of
+from jackpot.web.matches.tournament_places import player_tournaments
 from jackpot.web.matches.views import load_record
 from jackpot.web.players.charts import Series, line_chart
 from jackpot.web.players.ratings import PROVISIONAL_SIGMA, display_rating
@@ -254,6 +255,7 @@ async def profile_html(name: str, request: Request) -> Response:
             conn, player.id, None, None, 1, per_page=10, viewer_id=_viewer(actor)
         )
         dailies = await player_dailies(conn, player.id, _viewer(actor), utcnow())
+        played = await player_tournaments(conn, player.id, _viewer(actor))
     return await render(
         request,
         "player.html",
@@ -262,6 +264,7 @@ async def profile_html(name: str, request: Request) -> Response:
             "data": data,
             "recent": recent["matches"],
             "dailies": dailies,
+            "tournaments": played,
             "mine": actor is not None and actor.user_id == player.id,
             "provisional_sigma": PROVISIONAL_SIGMA,
         },
@@ -302,9 +305,10 @@ async def profile_api(name: str, request: Request) -> dict[str, Any]:
         player = await _player(conn, name, actor.user_id if actor else None)
         data = await profile_data(conn, player.id)
         dailies = await player_dailies(conn, player.id, _viewer(actor), utcnow())
+        played = await player_tournaments(conn, player.id, _viewer(actor))
     for v in data["variants"]:
         v.pop("chart")
-    return {"name": player.name, **data, "dailies": dailies}
+    return {"name": player.name, **data, "dailies": dailies, "tournaments": played}
 
 
 @router.get("/api/players/{name}/matches")

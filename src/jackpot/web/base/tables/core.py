@@ -201,7 +201,7 @@ record_events = Table(
     metadata,
     Column("match_id", String(24), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
-    Column("kind", String(5), nullable=False),  # throw | out | spare
+    Column("kind", String(5), nullable=False),  # throw | out | spare | round (a round's end)
     Column("n", Integer, nullable=True),
     Column("seat", Integer, nullable=False),
     Column("dice", String(8), nullable=True),  # "3,4" or "5"

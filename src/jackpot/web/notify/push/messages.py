@@ -24,7 +24,8 @@ from jackpot.i18n.formats import duration, time_left
 class About:
     """One piece of news, as the push worker found it when it sent."""
 
-    #: "turn", "reminder", "spare", "rematch", the end news "out" or "ended", or "challenge"
+    #: "turn", "reminder", "spare", "rematch", the end news "out" or "ended", "challenge",
+    #: or "table" (a tournament's round paired; ``by`` names the tournament)
     kind: str
     #: The match's id; for a challenge, the challenge's.
     ref: str
@@ -67,6 +68,8 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
     if about.kind == "challenge":
         return _challenge_texts(about, classic)
     names = _names(about)
+    if about.kind == "table":
+        return _table_texts(about, classic, names)
     if about.kind == "rematch":
         by = about.by or _("Another player")
         if classic:
@@ -137,6 +140,24 @@ def _challenge_texts(about: About, classic: bool) -> tuple[str, str]:
             time=per_throw,
         )
     return _("You are challenged"), body + " " + _("Accept or decline it on Play now.")
+
+
+def _table_texts(about: About, classic: bool, names: str) -> tuple[str, str]:
+    """A tournament's round was paired: the reader's table (``by``: the tournament)."""
+    tournament = about.by or _("your tournament")
+    if classic:
+        body = _(
+            "%(tournament)s: your Classic table against %(names)s is ready.",
+            tournament=tournament,
+            names=names,
+        )
+    else:
+        body = _(
+            "%(tournament)s: your Jackpot table against %(names)s is ready.",
+            tournament=tournament,
+            names=names,
+        )
+    return _("Your table is ready"), body
 
 
 def _end_texts(about: About, classic: bool, names: str) -> tuple[str, str]:
