@@ -251,22 +251,30 @@ async def end_between(conn: AsyncConnection, blocker: int, blocked: int) -> None
     """A block's listener (accounts/blocks.py): close the open challenges between the
     two as the blocker would answer them (withdrawn, declined): the blocked player
     hears that, never of the block, and the blocker's other pages drop it from their
-    lists."""
-    for from_id, to_id, status in (
-        (blocker, blocked, "withdrawn"),
-        (blocked, blocker, "declined"),
-    ):
-        ended = await conn.execute(
-            update(challenges)
-            .where(
-                challenges.c.from_id == from_id,
-                challenges.c.to_id == to_id,
-                challenges.c.status == "open",
-            )
-            .values(status=status)
-            .returning(challenges.c.id)
+    lists.
+
+    The rows are locked first, both directions in one statement, in the order of
+    their ids: two players blocking each other at once then lock them in the same
+    order. Closing one direction and then the other locked them in opposite orders
+    in the two transactions, and PostgreSQL broke the deadlock with a 500."""
+    pair = (
+        (challenges.c.from_id == blocker) & (challenges.c.to_id == blocked)
+    ) | ((challenges.c.from_id == blocked) & (challenges.c.to_id == blocker))
+    rows = (
+        await conn.execute(
+            select(challenges.c.id, challenges.c.from_id)
+            .where(pair, challenges.c.status == "open")
+            .order_by(challenges.c.id)
+            .with_for_update()
         )
-        for row in ended.all():
-            event = {"type": status, "challenge": row.id}
-            for user_id in (blocked, blocker):
-                tell(conn, user_id, event)
+    ).all()
+    for row in rows:
+        status = "withdrawn" if row.from_id == blocker else "declined"
+        await conn.execute(
+            update(challenges)
+            .where(challenges.c.id == row.id, challenges.c.status == "open")
+            .values(status=status)
+        )
+        event = {"type": status, "challenge": row.id}
+        for user_id in (blocked, blocker):
+            tell(conn, user_id, event)

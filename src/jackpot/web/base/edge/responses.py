@@ -12,12 +12,26 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from jackpot.i18n import N_, gettext
 from jackpot.web.base.errors import ApiError
 
 log = logging.getLogger("jackpot.web")
+
+#: PostgreSQL's answers to two transactions that crossed: a deadlock it broke, a
+#: serialization failure, a row another transaction inserted first.
+RACES = frozenset({"40P01", "40001", "23505"})
+
+
+def lost_race(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database refusing a transaction that another one, running
+    at the same moment, got ahead of. The known races are taken care of where they
+    happen (locks taken in one order, the row locked before it is read); this is
+    the answer for any left: the request changed nothing and may simply be sent
+    again, which a 409 says, where a 500 would say the site is broken."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in RACES
 
 STATUS_CODES = {
     400: "bad_request",
@@ -131,6 +145,12 @@ def handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
+        if lost_race(exc):
+            log.warning("a race on %s %s: %s", request.method, request.url.path, exc)
+            message = gettext(
+                "another request changed the same thing at the same moment; try again"
+            )
+            return error_response(request, 409, "retry", message)
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         message = gettext("something went wrong on our side")
         return error_response(request, 500, "internal", message)
