@@ -29,7 +29,7 @@ from jackpot.web.accounts.blocks import (
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, bad_request, conflict, forbidden, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.quotas import check_active_matches, one_at_a_time
+from jackpot.web.base.quotas import MatchCap, check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.people import challenges
@@ -175,7 +175,6 @@ async def accept(
         # A block ends the challenge (accounts/blocks.py); one made while this
         # request ran is answered the same way, never as a block.
         raise conflict("this challenge is no longer open", "challenge_closed")
-    await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     people = [
         Person(Actor(row.from_id, str(challenger), False), secrets.token_hex(8)),
         Person(actor, secrets.token_hex(8)),
@@ -188,6 +187,8 @@ async def accept(
         private=False,
         origin=Origin("challenge", row.id),
         rules=BETWEEN_PEOPLE,
+        # The challenger's count too: made a while ago, the challenge may find them full.
+        cap=MatchCap(settings.account_active_matches, actor.user_id),
     )
     out = await new_match(conn, spec, now)
     await close(conn, row, "accepted", out.match_id)

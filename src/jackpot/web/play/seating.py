@@ -24,7 +24,7 @@ from jackpot.web.accounts.blocks import check_not_blocked
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.quotas import check_active_matches
+from jackpot.web.base.quotas import MatchCap, check_active_matches
 from jackpot.web.base.settings import (
     DEFAULT_EXPIRY_SECONDS,
     MAX_DEADLINE_SECONDS,
@@ -127,8 +127,6 @@ async def create_match(
             "a guest can play the bot or practise alone; sign up to play people", "account_required"
         )
     seed = check_client_seed(client_seed)
-    if max_active is not None:
-        await check_active_matches(conn, actor.user_id, actor.is_guest, max_active)
     if commitment is not None:
         server_seed = await commitments.take(conn, commitment, now)
     spec = MatchSpec(
@@ -142,6 +140,7 @@ async def create_match(
         server_seed=server_seed,
         origin=origin or own_origin(seats, bots_count),
         rules=rules_for(seats - bots_count, bots_count, private),
+        cap=None if max_active is None else MatchCap(max_active, actor.user_id),
     )
     return await new_match(conn, spec, now)
 
