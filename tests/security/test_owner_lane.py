@@ -258,3 +258,55 @@ async def test_strangers_at_the_owners_address_do_not_lock_out_the_owners_device
     thief.cookies.set("jackpot_device", owner.cookies["jackpot_device"])
     codes = [(await thief.post("/api/session", json=WRONG)).status_code for _ in range(6)]
     assert codes == [401] * 5 + [429]
+
+
+# -- a 503 is not a wrong password ---------------------------------------------------
+
+
+async def test_busy_answers_count_as_no_wrong_password(app_with, held) -> None:  # type: ignore[no-untyped-def]
+    """Six right passwords answered 503 ``busy`` while the queue was full used to
+    count as six wrong ones: the owner's next try, the queue free, got 15 minutes
+    of 429. Nor do five 503s spend a device cookie: it still has its lane after."""
+    clients = await app_with(hash_threads=1, hash_queue=1, hash_known_queue=1)
+    held.set()
+    owner = clients("10.0.0.1")
+    assert (await owner.post("/api/account", json={**OWNER, "name": "Ana"})).status_code == 201
+    await owner.delete("/api/session")
+    app = owner._transport.app
+    held.clear()
+    # One stranger's check holds the thread, a second fills the strangers' lane.
+    flood = [asyncio.ensure_future(clients(f"10.9.0.{i}").post("/api/session", json=WRONG))
+             for i in range(2)]
+    await _full(app, 1)
+    new_phone = clients("10.7.0.1")
+    for _ in range(6):
+        r = await new_phone.post("/api/session", json=OWNER)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+    # The owner's browser: one check waits in the known lane, five more find it full.
+    first = asyncio.ensure_future(owner.post("/api/session", json=OWNER))
+    for _ in range(100):
+        if app.state.passwords.queue.known.count == 1:
+            break
+        await asyncio.sleep(0.01)
+    for _ in range(5):
+        r = await owner.post("/api/session", json=OWNER)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+    held.set()
+    assert (await first).status_code == 200
+    await asyncio.gather(*flood)
+    # The new browser's six 503s were no wrong passwords: it gets in now.
+    r = await new_phone.post("/api/session", json=OWNER)
+    assert r.status_code == 200, r.text
+    # And the device cookie is still known: with the strangers' lane full again it
+    # waits in its own and gets in.
+    await owner.delete("/api/session")
+    held.clear()
+    flood = [asyncio.ensure_future(clients(f"10.9.1.{i}").post("/api/session", json=WRONG))
+             for i in range(2)]
+    await _full(app, 1)
+    mine = asyncio.ensure_future(owner.post("/api/session", json=OWNER))
+    await asyncio.sleep(0.1)
+    assert app.state.passwords.queue.known.count == 1
+    held.set()
+    assert (await mine).status_code == 200
+    await asyncio.gather(*flood)

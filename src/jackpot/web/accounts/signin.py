@@ -24,6 +24,8 @@ sign-up leaves a device cookie (``SignedIn.device``).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, NamedTuple
 
 from fastapi import Request
@@ -41,7 +43,7 @@ from jackpot.web.base.edge.theme import set_theme_cookie, theme_of
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.hash_queue import Lane
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
-from jackpot.web.base.limits import TooMany, counters_of, take
+from jackpot.web.base.limits import Counters, TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.tables import core as t
 from jackpot.web.notify.confirmations import queue_confirm_mail
@@ -115,6 +117,20 @@ def _keys(account: str, address: str) -> tuple[str, str, str]:
     return f"fail:{account}|{address}", f"fail-addr:{address}", f"fail-acct:{account}"
 
 
+@contextlib.asynccontextmanager
+async def unanswered_is_no_try(counters: Counters, key: str) -> AsyncIterator[None]:
+    """A try counted before its check (``key``) is taken back when the check never
+    ran: the hashing queue was full (503 ``busy``). Counted, a right password that
+    met a crowd was a wrong one: six 503s locked the owner out for the window, and
+    five spent their device cookie."""
+    try:
+        yield
+    except ApiError as exc:
+        if exc.code == "busy":
+            await counters.undo(key)
+        raise
+
+
 async def _check(
     request: Request, account: str, password_hash: str | None, password: str,
     device: str | None,
@@ -143,7 +159,11 @@ async def _check(
     tries, left = await counters.hit(pair, settings.failure_limit.window)
     if tries > allowed:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
-    if await passwords_of(request).verify(password_hash, password, lane=stranger_lane(request)):
+    async with unanswered_is_no_try(counters, pair):
+        right = await passwords_of(request).verify(
+            password_hash, password, lane=stranger_lane(request)
+        )
+    if right:
         await counters.clear(pair)
         return True
     await counters.hit(addr, settings.address_failure_limit.window)
@@ -166,7 +186,9 @@ async def _check_known(
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
     lane = Lane("account:" + account, known=True)
     pair, addr, acct = _keys(account, client_bucket(request))
-    if await passwords_of(request).verify(password_hash, password, lane=lane):
+    async with unanswered_is_no_try(counters, mine):
+        right = await passwords_of(request).verify(password_hash, password, lane=lane)
+    if right:
         await counters.clear(mine)
         await counters.clear(pair)
         request.scope[KNOWN_LANE] = lane

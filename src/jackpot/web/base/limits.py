@@ -44,6 +44,10 @@ class Counters(Protocol):
     async def peek(self, key: str) -> tuple[int, int]:
         """The count and seconds left, without counting."""
 
+    async def undo(self, key: str) -> None:
+        """Take back one ``hit`` of a window still open (an attempt that got no
+        answer: a 503 is no wrong password)."""
+
     async def clear(self, key: str) -> None: ...
 
     async def aclose(self) -> None: ...
@@ -82,6 +86,11 @@ class LocalCounters:
         entry = self._live(key, now)
         return (0, 0) if entry is None else (entry[1], max(int(entry[0] - now), 1))
 
+    async def undo(self, key: str) -> None:
+        entry = self._live(key, time.monotonic())
+        if entry is not None and entry[1] > 0:
+            self._counts[key] = (entry[0], entry[1] - 1)
+
     async def clear(self, key: str) -> None:
         self._counts.pop(key, None)
 
@@ -104,6 +113,16 @@ return {n, ttl}
 """
 
 
+#: DECR only a key that still exists (one that expired meanwhile stays gone, never
+#: comes back at -1 without an expiry).
+_UNDO = """
+if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+"""
+
+
 def _unavailable() -> ApiError:
     return ApiError(503, "unavailable", "the site cannot check its limits right now; try again")
 
@@ -117,6 +136,7 @@ class RedisCounters:
         self._redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self._prefix = prefix
         self._hit = self._redis.register_script(_HIT)
+        self._undo = self._redis.register_script(_UNDO)
 
     async def hit(self, key: str, window: int) -> tuple[int, int]:
         try:
@@ -135,6 +155,12 @@ class RedisCounters:
         except RedisError:
             raise _unavailable() from None
         return (int(value), max(int(ttl), 1)) if value is not None else (0, 0)
+
+    async def undo(self, key: str) -> None:
+        try:
+            await self._undo(keys=[self._prefix + key])
+        except RedisError:
+            raise _unavailable() from None
 
     async def clear(self, key: str) -> None:
         try:
