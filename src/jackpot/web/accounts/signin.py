@@ -184,8 +184,8 @@ async def _check_known(
     tries, left = await counters.hit(mine, settings.failure_limit.window)
     if tries > settings.failure_limit.count:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
-    lane = Lane("account:" + account, known=True)
     pair, addr, acct = _keys(account, client_bucket(request))
+    lane = await known_lane(request, account)
     async with unanswered_is_no_try(counters, mine):
         right = await passwords_of(request).verify(password_hash, password, lane=lane)
     if right:
@@ -197,6 +197,19 @@ async def _check_known(
     await counters.hit(addr, settings.address_failure_limit.window)
     await counters.hit(acct, settings.account_failure_ceiling.window)
     return False
+
+
+async def known_lane(request: Request, account: str) -> Lane:
+    """The known devices' lane, weighed by how many checks the account had there in
+    ``JACKPOT_KNOWN_LANE_LIMIT``'s window (the lightest go first: base/hash_queue.py);
+    past that many, the strangers' lane of the address. Throw-away accounts that log
+    in with their own cookies again and again to fill the lane get heavy, then out
+    of it, while their owner's rare log-in stays at the front."""
+    rate = settings_of(request).known_lane_limit
+    used, _left = await counters_of(request).hit("known-lane:" + account, rate.window)
+    if used > rate.count:
+        return stranger_lane(request)
+    return Lane("account:" + account, known=True, weight=used)
 
 
 async def log_in(request: Request, email: str, password: str) -> SignedIn:

@@ -132,8 +132,15 @@ class RedisCounters:
     dies between the two never leaves a key that lives for ever. If Redis cannot be
     reached the attempt is refused (503), never let through uncounted."""
 
-    def __init__(self, url: str, prefix: str) -> None:
-        self._redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    def __init__(self, redis: aioredis.Redis | str, prefix: str) -> None:
+        """``redis``: the process's shared client (redis_pool.py), or a URL for a
+        client of its own, closed with the counters."""
+        self._owned = isinstance(redis, str)
+        self._redis = (
+            aioredis.Redis.from_url(redis, socket_timeout=5, socket_connect_timeout=5)
+            if isinstance(redis, str)
+            else redis
+        )
         self._prefix = prefix
         self._hit = self._redis.register_script(_HIT)
         self._undo = self._redis.register_script(_UNDO)
@@ -169,7 +176,8 @@ class RedisCounters:
             raise _unavailable() from None
 
     async def aclose(self) -> None:
-        await self._redis.aclose()
+        if self._owned:
+            await self._redis.aclose()
 
 
 def redis_prefix(database_url: str) -> str:
@@ -184,9 +192,10 @@ def counters_of(request: HTTPConnection) -> Counters:
     return counters
 
 
-def make_counters(redis_url: str | None, database_url: str) -> Counters:
-    if redis_url:
-        return RedisCounters(redis_url, redis_prefix(database_url))
+def make_counters(redis: aioredis.Redis | None, database_url: str) -> Counters:
+    """In Redis through the process's shared client, else in the process."""
+    if redis is not None:
+        return RedisCounters(redis, redis_prefix(database_url))
     return LocalCounters()
 
 

@@ -181,6 +181,12 @@ class Settings:
     hash_threads: int = 0
     hash_queue: int = 64
     hash_known_queue: int = 16
+    #: Checks one account may have in the known devices' lane per window (signin.py).
+    known_lane_limit: Rate = Rate(10, 900)
+    #: Connections to Redis one process holds at most, shared by the limit counters and
+    #: the stream and watcher counts; a request waits this many seconds for one.
+    redis_connections: int = 64
+    redis_wait_seconds: float = 10.0
     streams_per_address: int = 32  # live streams and sockets at once per client address
     #: Seconds a connection has for a request's line and headers, then for its body;
     #: the bytes its line and headers may take; HTTP connections open at once from one
@@ -329,6 +335,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         hash_threads=whole(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=whole(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         hash_known_queue=whole(env, "JACKPOT_HASH_KNOWN_QUEUE", 16, 1, 10_000),
+        known_lane_limit=rate(env, "JACKPOT_KNOWN_LANE_LIMIT", Rate(10, 900)),
+        redis_connections=whole(env, "JACKPOT_REDIS_CONNECTIONS", 64, 2, 100_000),
+        redis_wait_seconds=number(env, "JACKPOT_REDIS_WAIT_SECONDS", 10.0, 0.1, 300.0),
         streams_per_address=whole(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
         header_seconds=number(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
         body_seconds=number(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),
