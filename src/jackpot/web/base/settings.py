@@ -176,6 +176,8 @@ class Settings:
     confirm_mail_limit: Rate = Rate(3, 86400)
     #: Accounts looked up by name (a challenge, a block) per client address.
     name_lookup_limit: Rate = Rate(120, 3600)
+    #: Records one answer of ``/api/players/{name}/records`` holds at most.
+    records_page: int = 100
     #: Name changes per account (each also counts as a name looked up: blocks.py).
     rename_limit: Rate = Rate(5, 86400)
     #: Threads hashing passwords (0: the machine's cores, at most 4), and how many
@@ -335,6 +337,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         confirm_mail_limit=rate(env, "JACKPOT_CONFIRM_MAIL_LIMIT", Rate(3, 86400)),
         name_lookup_limit=rate(env, "JACKPOT_NAME_LOOKUP_LIMIT", Rate(120, 3600)),
         rename_limit=rate(env, "JACKPOT_RENAME_LIMIT", Rate(5, 86400)),
+        records_page=whole(env, "JACKPOT_RECORDS_PAGE", 100, 1, 10_000),
         hash_threads=whole(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=whole(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         hash_known_queue=whole(env, "JACKPOT_HASH_KNOWN_QUEUE", 16, 1, 10_000),
