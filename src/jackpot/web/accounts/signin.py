@@ -40,6 +40,7 @@ from jackpot.web.base.edge.client import client_bucket
 from jackpot.web.base.edge.http import current_actor, db_of, settings_of
 from jackpot.web.base.edge.language import set_language_cookie
 from jackpot.web.base.edge.theme import set_theme_cookie, theme_of
+from jackpot.web.base.env_values import Rate
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.hash_queue import Lane
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
@@ -156,7 +157,7 @@ async def _check(
     allowed = settings.failure_limit.count
     if wide >= settings.account_failure_ceiling.count:
         allowed = 1
-    tries, left = await counters.hit(pair, settings.failure_limit.window)
+    tries, left = await counters.hit(pair, settings.failure_limit.window, allowed)
     if tries > allowed:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
     async with unanswered_is_no_try(counters, pair):
@@ -166,9 +167,14 @@ async def _check(
     if right:
         await counters.clear(pair)
         return True
-    await counters.hit(addr, settings.address_failure_limit.window)
-    await counters.hit(acct, settings.account_failure_ceiling.window)
+    await _hit_failure(counters, addr, settings.address_failure_limit)
+    await _hit_failure(counters, acct, settings.account_failure_ceiling)
     return False
+
+
+async def _hit_failure(counters: Counters, key: str, rate: Rate) -> None:
+    """One more wrong password on ``key``, a lockout once ``rate.count`` are in."""
+    await counters.hit(key, rate.window, rate.count)
 
 
 async def _check_known(
@@ -181,7 +187,9 @@ async def _check_known(
     settings = settings_of(request)
     counters = counters_of(request)
     mine = devices.failure_key(device)
-    tries, left = await counters.hit(mine, settings.failure_limit.window)
+    tries, left = await counters.hit(
+        mine, settings.failure_limit.window, settings.failure_limit.count
+    )
     if tries > settings.failure_limit.count:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
     pair, addr, acct = _keys(account, client_bucket(request))
@@ -193,9 +201,9 @@ async def _check_known(
         await counters.clear(pair)
         request.scope[KNOWN_LANE] = lane
         return True
-    await counters.hit(pair, settings.failure_limit.window)
-    await counters.hit(addr, settings.address_failure_limit.window)
-    await counters.hit(acct, settings.account_failure_ceiling.window)
+    await _hit_failure(counters, pair, settings.failure_limit)
+    await _hit_failure(counters, addr, settings.address_failure_limit)
+    await _hit_failure(counters, acct, settings.account_failure_ceiling)
     return False
 
 
@@ -206,7 +214,7 @@ async def known_lane(request: Request, account: str) -> Lane:
     in with their own cookies again and again to fill the lane get heavy, then out
     of it, while their owner's rare log-in stays at the front."""
     rate = settings_of(request).known_lane_limit
-    used, _left = await counters_of(request).hit("known-lane:" + account, rate.window)
+    used, _left = await counters_of(request).hit("known-lane:" + account, rate.window, rate.count)
     if used > rate.count:
         return stranger_lane(request)
     return Lane("account:" + account, known=True, weight=used)
