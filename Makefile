@@ -58,15 +58,23 @@ $(AXE): tests/browser/package.json tests/browser/package-lock.json
 	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	touch $(AXE)
 
+# Test processes per pass (pytest-xdist): one per core by default; TEST_WORKERS=0
+# runs each pass in one process. A test file's tests share a process (loadfile):
+# module-scoped fixtures are built once and a file's helpers keep their state.
+TEST_WORKERS ?= auto
+XDIST := -n $(TEST_WORKERS) --dist loadfile
+
 # Browser tests run in their own pytest process: Playwright's sync API keeps an event
 # loop running in the main thread, which the async web tests cannot share.
-# The schemathesis run (tests/security/test_schemathesis.py, a couple of minutes) goes
+# PostgreSQL repeats the tests marked `pg` (races, group commit, quotas, pairing,
+# migrations, odd text; tests/README.md), and a smoke set of the browser tests; the
+# schemathesis run (tests/security/test_schemathesis.py, a couple of minutes) goes
 # once, on PostgreSQL, where odd text used to break the most.
 test: lint typecheck catalogs $(AXE)
-	$(BIN)/pytest --ignore=tests/browser --ignore=tests/security/test_schemathesis.py
-	$(BIN)/pytest tests/browser
-	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest tests/web tests/security
-	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest tests/browser
+	$(BIN)/pytest $(XDIST) --ignore=tests/browser --ignore=tests/security/test_schemathesis.py
+	$(BIN)/pytest $(XDIST) tests/browser
+	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest $(XDIST) -m pg --ignore=tests/browser
+	JACKPOT_TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/pytest $(XDIST) -m pg tests/browser
 
 clean:
 	rm -rf $(VENV) var $(MO)

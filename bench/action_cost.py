@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import collections
 import cProfile
+import os
 import pstats
 import re
 import secrets
@@ -37,7 +38,7 @@ from jackpot.bench.server import pg_admin_sql
 from jackpot.web.app import create_app
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import Settings
-from jackpot.web.play.edge.api import CoverBody, ThrowBody, play_move
+from jackpot.web.play.moves import CoverBody, ThrowBody, play_move
 from jackpot.web.play.storage.match_sql import Driver
 
 PASSWORD = "a long bench password, 2026"
@@ -87,7 +88,7 @@ async def run(url: str, tmp: Path, matches: int, rounds: int, profile: bool) -> 
     async with app.router.lifespan_context(app):
         (host, ana), (guest, ben) = [await _person(app, n) for n in (0, 1)]
         by_name = {ana.name: ana, ben.name: ben}
-        db, bus = app.state.db, app.state.bus
+        db = app.state.db
 
         async def new_match() -> dict[str, Any]:
             r = await host.post(
@@ -107,7 +108,7 @@ async def run(url: str, tmp: Path, matches: int, rounds: int, profile: bool) -> 
                 return 0
             mover = by_name[state["seats"][turn["seat"]]["name"]]
             body = ThrowBody() if turn["dice"] is None else CoverBody(tiles=turn["options"][-1])
-            states[i] = await play_move(db, bus, mover, state["id"], body)
+            states[i] = await play_move(db, mover, state["id"], body)
             return 1
 
         for _ in range(3):  # warm up: caches, the live matches, the solver's tables
@@ -125,7 +126,8 @@ async def run(url: str, tmp: Path, matches: int, rounds: int, profile: bool) -> 
         per_move = 1000 * cpu / moves
         print(f"{moves} moves: {per_move:.3f} ms CPU per move, {moves / wall:.0f} moves/s")
         if profiler is not None:
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+            stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "tottime"))
+            stats.print_stats(int(os.environ.get("TOP", "30")))
         await host.aclose()
         await guest.aclose()
 

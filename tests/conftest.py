@@ -20,7 +20,14 @@ import httpx
 import pytest
 
 import processes
-from testdb import app_url, create_pg_database, drop_pg_database, sqlite_url
+from testdb import (
+    app_url,
+    create_pg_database,
+    database_from,
+    drop_pg_database,
+    migrated_template,
+    sqlite_url,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 #: Per-address limits for test servers whose many players all come from 127.0.0.1.
@@ -34,6 +41,13 @@ MANY_PLAYERS_ONE_ADDRESS = {
     "JACKPOT_GUESTS_PER_ADDRESS_HOUR": "100000",
     "JACKPOT_COMMITMENT_LIMIT": "100000/1h",
 }
+#: argon2 at its lowest cost: the suite signs up thousands of accounts, and what it
+#: checks there is not argon2. Set for every server process the tests start too; the
+#: tests about hashing (marked ``real_password_cost``) keep the production default.
+CHEAP_HASHING = {"hash_time_cost": 1, "hash_memory_kib": 32}
+os.environ.setdefault("JACKPOT_HASH_TIME_COST", str(CHEAP_HASHING["hash_time_cost"]))
+os.environ.setdefault("JACKPOT_HASH_MEMORY_KIB", str(CHEAP_HASHING["hash_memory_kib"]))
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -44,10 +58,32 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The database every test's ``database_url`` copies, migrated once per test
+    process (tests/testdb.py)."""
+    template = migrated_template(tmp_path_factory.mktemp("template"))
+    yield template
+    if template.startswith("postgresql://"):
+        drop_pg_database(template)
+
+
 @pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
+def database_url(tmp_path: Path, migrated_database: str) -> Iterator[str]:
     """SQLite by default; with JACKPOT_TEST_DATABASE_URL a fresh PostgreSQL database
-    per test, dropped after (tests/testdb.py), so the suite runs on both."""
+    per test, dropped after (tests/testdb.py), so the suite runs on both. Migrated
+    already: a copy of ``migrated_database``."""
+    url = database_from(migrated_database, tmp_path)
+    try:
+        yield url
+    finally:
+        if not url.startswith("sqlite"):
+            drop_pg_database(url)
+
+
+@pytest.fixture
+def empty_database_url(tmp_path: Path) -> Iterator[str]:
+    """Like ``database_url`` but empty, for the tests of the migrations themselves."""
     if not os.environ.get("JACKPOT_TEST_DATABASE_URL"):
         yield sqlite_url(tmp_path)
         return
@@ -59,10 +95,12 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str) -> Any:
+def settings(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Any:
     from jackpot.web.base.settings import Settings
 
+    cost = {} if request.node.get_closest_marker("real_password_cost") else CHEAP_HASHING
     return Settings(
+        **cost,
         database_url=database_url,
         secret_key="test-secret-key-0123456789abcdef",
         var_dir=tmp_path,

@@ -372,18 +372,21 @@ def test_documents_name_only_files_of_this_repository() -> None:
     assert not foreign, f"files that refer to {outside}:\n" + "\n".join(foreign)
 
 
-def test_test_modules_in_one_pytest_run_have_distinct_names() -> None:
-    """pytest imports test modules by their file name (no packages here), so two files
-    of one name in the same run stop the whole run at collection. The browser tests run
-    in a pytest process of their own, so they are counted apart."""
+def test_test_modules_have_distinct_names() -> None:
+    """pytest imports test modules and their helpers by file name (no packages here),
+    and a plain ``pytest`` at the repository root collects every directory at once, so
+    two files of one name anywhere under tests/ stop the whole run at collection (or
+    one helper silently shadows the other)."""
     repository = SRC.parent
     tests = repository / "tests"
-    runs: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for path in sorted(tests.rglob("test_*.py")):
-        run = "browser" if "browser" in path.relative_to(tests).parts else "main"
-        runs[run][path.name].append(str(path.relative_to(repository)))
-    clashes = [paths for names in runs.values() for paths in names.values() if len(paths) > 1]
-    assert clashes == [], f"test modules sharing a name in one pytest run: {clashes}"
+    names: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(tests.rglob("*.py")):
+        parts = path.relative_to(tests).parts
+        if "node_modules" in parts or path.name in {"conftest.py", "__init__.py"}:
+            continue
+        names[path.name].append(str(path.relative_to(repository)))
+    clashes = [paths for paths in names.values() if len(paths) > 1]
+    assert clashes == [], f"test modules sharing a name (rename one): {clashes}"
 
 
 PLAY = "jackpot.web.play"

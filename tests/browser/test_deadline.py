@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 import secrets
 
+import pytest
 from browser_helpers import NEXT_ACTION, account, start_match
 from playwright.sync_api import Browser, expect
 
 
+@pytest.mark.pg
 def test_a_timeout_reaches_the_other_page_live(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
     url = live_server.url
     tag = secrets.token_hex(3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from browser_helpers import NEXT_ACTION, play_the_bot
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -36,6 +37,7 @@ def play_until_over(page: Page, max_steps: int = 3000) -> int:
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.pg
 def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
     play_the_bot(page, live_server.url)
     expect(page.locator("#seats li")).to_have_count(2)
@@ -166,6 +168,7 @@ def test_practice_ends_as_practice_and_a_resignation_is_named(page: Page, live_s
     expect(page.locator("#result li").last).to_have_text("Place 2: You, resigned")
 
 
+@pytest.mark.pg
 def test_the_page_plays_over_its_websocket(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
     """Moves and events travel on the match's WebSocket: no move request over HTTP
     and no SSE stream while the socket works; the page ends as a fresh load shows."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import secrets
 
+import pytest
 from browser_helpers import account
 from playwright.sync_api import Browser, Page, expect
 
@@ -20,6 +21,7 @@ def seek(page: Page, url: str) -> None:
     page.keyboard.press("Enter")
 
 
+@pytest.mark.pg
 def test_two_people_seeking_the_same_kind_are_paired(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
     url = live_server.url
     tag = secrets.token_hex(2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import secrets
 
+import pytest
 from browser_helpers import NEXT_ACTION
 from playwright.sync_api import Browser, expect
 from test_two_people import sign_up
@@ -26,6 +27,7 @@ window.Notification = class {
 STREAM_HEARD = "() => window.jackpotNotify && window.jackpotNotify.received > 0"
 
 
+@pytest.mark.pg
 def test_rematch_for_two_people(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
     url = live_server.url
     tag = secrets.token_hex(2)

@@ -8,6 +8,7 @@ import re
 import secrets
 import time
 
+import pytest
 from browser_helpers import NEXT_ACTION
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -31,6 +32,7 @@ def sign_up(page: Page, url: str, name: str, autoplay: bool = False) -> None:
         assert r.ok, r.text()
 
 
+@pytest.mark.pg
 def test_two_people_play_to_the_end(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
     url = live_server.url
     tag = secrets.token_hex(2)

@@ -61,8 +61,10 @@ class Server:
     on the same port and database."""
 
     def __init__(self, db_url: str, var_dir: Path, *, redis: bool, env: dict[str, str],
-                 args: tuple[str, ...] = ()) -> None:
+                 args: tuple[str, ...] = (), prefix: tuple[str, ...] = ()) -> None:
         self.args = args
+        #: A command the server runs under (a clock of its own: ``faketime``).
+        self.prefix = prefix
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.var_dir = var_dir
@@ -89,7 +91,7 @@ class Server:
     def start(self) -> None:
         log = open(self.var_dir / "server.log", "ab")  # noqa: SIM115 - the child keeps it
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "jackpot.cli", "serve", "--port", str(self.port),
+            [*self.prefix, sys.executable, "-m", "jackpot.cli", "serve", "--port", str(self.port),
              "--log-level", "warning", *self.args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -124,8 +126,12 @@ def servers(tmp_path: Path, db_url: str) -> Iterator[Any]:
     """A factory: ``servers(redis=True)`` starts one more server on the test's database."""
     started: list[Server] = []
 
-    def make(*, redis: bool = False, args: tuple[str, ...] = (), **env: str) -> Server:
-        srv = Server(db_url, tmp_path / f"srv{len(started)}", redis=redis, env=env, args=args)
+    def make(
+        *, redis: bool = False, args: tuple[str, ...] = (), prefix: tuple[str, ...] = (),
+        **env: str,
+    ) -> Server:
+        srv = Server(db_url, tmp_path / f"srv{len(started)}", redis=redis, env=env, args=args,
+                     prefix=prefix)
         started.append(srv)
         srv.start()
         return srv

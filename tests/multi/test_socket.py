@@ -67,6 +67,12 @@ BAD_FRAMES: list[tuple[str | bytes, str, Any]] = [
     ('{"id": "six", "action": "cover", "tiles": "all"}', "invalid", "six"),
     ('{"id": 7, "action": "throw", "dice": "many"}', "invalid", 7),
     ('{"id": 8, "action": "throw", "dice": 3}', "invalid", 8),
+    # Taken as the models take them: a bool or a float is not a number of dice or a tile.
+    ('{"id": 11, "action": "throw", "dice": true}', "invalid", 11),
+    ('{"id": 12, "action": "throw", "dice": 2.0}', "invalid", 12),
+    ('{"id": 13, "action": "cover", "tiles": [1, true]}', "invalid", 13),
+    ('{"id": 14, "action": "cover", "tiles": [1.0]}', "invalid", 14),
+    ('{"id": 15, "action": "cover"}', "invalid", 15),
     ('{"id": 9, "action": "cover", "tiles": [1, 1]}', "not_on_offer", 9),
     ('{"id": 10, "action": "cover", "tiles": [1]}', "wrong_phase", 10),
     ("[" * 2000 + "]" * 2000, "bad_json", None),  # deeper than the JSON parser goes

@@ -20,6 +20,7 @@ import pytest
 
 import processes
 from jackpot.web.app import create_app
+from jackpot.web.base.passwords import MEMORY_KIB, TIME_COST
 
 SECRET = "security-test-secret-0123456789ab"
 
@@ -77,13 +78,20 @@ class Served:
 
 
 @pytest.fixture
-def serve(tmp_path: Path, database_url: str) -> Iterator[Callable[..., Served]]:
+def serve(
+    request: pytest.FixtureRequest, tmp_path: Path, database_url: str
+) -> Iterator[Callable[..., Served]]:
     """A factory: ``serve(JACKPOT_TRUSTED_PROXIES="127.0.0.1")`` starts a server on
     the test's database (``on=URL``: on another one)."""
     started: list[Served] = []
+    cost = (
+        {"JACKPOT_HASH_TIME_COST": str(TIME_COST), "JACKPOT_HASH_MEMORY_KIB": str(MEMORY_KIB)}
+        if request.node.get_closest_marker("real_password_cost")
+        else {}
+    )
 
     def make(on: str | None = None, **env: str) -> Served:
-        srv = Served(on or database_url, tmp_path / f"srv{len(started)}", env)
+        srv = Served(on or database_url, tmp_path / f"srv{len(started)}", {**cost, **env})
         started.append(srv)
         return srv
 

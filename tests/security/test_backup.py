@@ -23,9 +23,13 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from jackpot.bench.table import next_move
 from testdb import create_pg_database, drop_pg_database
+
+#: Repeated on PostgreSQL (make test): backups (pg_dump on PostgreSQL).
+pytestmark = pytest.mark.pg
 
 PASSWORD = "correct horse battery"
 PLAYERS = 6

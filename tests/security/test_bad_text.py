@@ -14,6 +14,9 @@ import pytest
 
 from web.web_helpers import PASSWORD, sign_up
 
+#: Repeated on PostgreSQL (make test): text PostgreSQL refuses.
+pytestmark = pytest.mark.pg
+
 JSON = {"content-type": "application/json"}
 
 

@@ -24,6 +24,9 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.play.sweeper import forget_old_guests
 from web.web_helpers import sign_up
 
+#: Repeated on PostgreSQL (make test): quotas.
+pytestmark = pytest.mark.pg
+
 BOT = {"seats": 2, "bots": 1, "deadline_seconds": 60}
 
 

@@ -16,6 +16,7 @@ from datetime import timedelta
 from email.message import Message
 from typing import Any
 
+import pytest
 from sqlalchemy import select, update
 from web_helpers import join_in_joining_order
 
@@ -207,7 +208,8 @@ async def test_the_account_page_says_so_and_sends_the_link_again_within_a_limit(
     assert r.status_code == 409 and r.json()["error"]["code"] == "email_confirmed"
 
 
-async def test_accounts_there_at_the_upgrade_count_as_confirmed(database_url: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.pg
+async def test_accounts_there_at_the_upgrade_count_as_confirmed(empty_database_url: str) -> None:  # type: ignore[no-untyped-def]
     """docs/security.md says why: their mail goes on as before."""
     from alembic import command
     from alembic.script import ScriptDirectory
@@ -220,7 +222,7 @@ async def test_accounts_there_at_the_upgrade_count_as_confirmed(database_url: st
         for head in heads:
             command.upgrade(cfg, head)
 
-    db = Database(database_url)
+    db = Database(empty_database_url)
     try:
         async with db.write() as conn:
             await conn.run_sync(upgrade_others)

@@ -14,6 +14,11 @@ import threading
 
 import argon2
 import pytest
+from sqlalchemy import select
+
+from jackpot.web.base.hash_queue import Lane
+from jackpot.web.base.passwords import Passwords
+from jackpot.web.base.tables import core as t
 
 PASSWORD = "correct horse battery"
 #: Only a safety valve so a broken build fails instead of hanging; never reached
@@ -61,6 +66,7 @@ async def _while_held(held, slow, *quick):  # type: ignore[no-untyped-def]
     return r, done_while_held
 
 
+@pytest.mark.real_password_cost
 async def test_a_sign_up_hashing_stalls_neither_reads_nor_writes(make_client, held_hashes) -> None:  # type: ignore[no-untyped-def]
     signer, other = await make_client(), await make_client()
     r, done = await _while_held(
@@ -75,6 +81,7 @@ async def test_a_sign_up_hashing_stalls_neither_reads_nor_writes(make_client, he
     assert done == [True, True]
 
 
+@pytest.mark.real_password_cost
 async def test_a_login_check_stalls_neither_reads_nor_writes(make_client, held_hashes) -> None:  # type: ignore[no-untyped-def]
     ana, other = await make_client(), await make_client()
     held_hashes["release"].set()
@@ -122,3 +129,35 @@ async def test_log_ins_are_limited_per_address_even_when_right(app_with) -> None
         for _ in range(31)
     ]
     assert codes[:30] == [200] * 30 and codes[30] == 429
+
+
+@pytest.mark.real_password_cost
+async def test_a_password_is_kept_as_argon2id_at_rfc_9106_s_cost(app, client) -> None:  # type: ignore[no-untyped-def]
+    """The default settings (what production runs unless told) hash with RFC 9106's
+    low-memory profile: argon2id, 64 MiB, 3 passes, 4 lanes."""
+    r = await client.post("/api/account", json={"email": "a@example.org", "password": PASSWORD,
+                                                "name": "Ana"})
+    assert r.status_code == 201, r.text
+    async with app.state.db.read() as conn:
+        stored = (await conn.execute(
+            select(t.users.c.password_hash).where(t.users.c.email == "a@example.org")
+        )).scalar_one()
+    assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$"), stored
+    r = await client.post("/api/session", json={"email": "a@example.org", "password": PASSWORD})
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.real_password_cost
+async def test_a_hash_made_at_one_cost_is_checked_at_another() -> None:
+    """Each hash carries its own parameters: lowering or raising the cost setting
+    keeps every stored password working."""
+    cheap, dear = Passwords(1, time_cost=1, memory_kib=32), Passwords(1)
+    try:
+        stored = await cheap.hash(PASSWORD, Lane("a"))
+        assert stored.startswith("$argon2id$v=19$m=32,t=1,p=4$"), stored
+        assert await dear.verify(stored, PASSWORD, Lane("a"))
+        assert not await dear.verify(stored, PASSWORD + "!", Lane("a"))
+        assert await cheap.verify(await dear.hash(PASSWORD, Lane("a")), PASSWORD, Lane("a"))
+    finally:
+        cheap.close()
+        dear.close()

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import update
 
 from jackpot import fair
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.tables import core as t
 from web.web_helpers import join_in_joining_order, sign_up
+
+#: Repeated on PostgreSQL (make test): a move racing its deadline.
+pytestmark = pytest.mark.pg
 
 _names = iter(range(10_000))
 

@@ -28,6 +28,9 @@ from schemathesis.checks import (
 )
 from servers import running_server
 
+#: Repeated on PostgreSQL (make test): odd text, where PostgreSQL broke most.
+pytestmark = pytest.mark.pg
+
 #: Examples per operation and way of signing in (about 30 operations, 3 ways).
 EXAMPLES = 40
 PASSWORD = "correct horse battery"

@@ -13,6 +13,7 @@ from web_helpers import move, seated, sign_up
 from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables import players as r
 from jackpot.web.players.ratings import display_rating, is_provisional
+from jackpot.web.players.reviews import review_pass
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
 
@@ -73,9 +74,11 @@ async def play(
     clients: list[httpx.AsyncClient],
     state: dict[str, Any],
     resign_first: list[int] | None = None,
+    review: bool = True,
 ) -> dict[str, Any]:
     """Let clients[k] for each k in ``resign_first`` resign (in that order), then play to
-    the end, each client moving for the seat the draw gave it."""
+    the end, each client moving for the seat the draw gave it; then, unless not to
+    ``review``, write the match's review as the background step would."""
     mid = state["id"]
     for k in resign_first or []:
         r = await clients[k].post(f"/api/matches/{mid}/resign")
@@ -83,7 +86,13 @@ async def play(
         state = r.json()
     seats = await seated(clients, mid)
     for _ in range(5000):
+        if state["status"] == "finished" and not review:
+            return state
         if state["status"] == "finished":
+            # Its review (the seats' figures) is written after the end's commit, as
+            # the background step would within a second.
+            app = clients[0]._transport.app  # type: ignore[attr-defined]
+            await review_pass(app.state.db)
             return state
         seat = state["turn"]["seat"]
         r = await move(seats[seat], state)

@@ -105,6 +105,11 @@ export class History {
         this.line(out, "out");
         return out;
       }
+      case "spare_used": {
+        const spare = W.logSpare(who, isYou(ev.seat), ev.left);
+        this.line(spare, "spare");
+        return spare;
+      }
       case "joined":
         this.line(W.logJoined(ev.name), "event");
         return W.logJoined(ev.name);

@@ -81,6 +81,14 @@ export function renderSeats(state, list) {
     const rating = s.name ? ratingEl(links.rating) : null;
     li.append(nameEl(s, links), ...(rating ? [rating] : []), total);
     if (s.bot) li.append(botBadge(links.strength, state.status === "finished"));
+    // A match with spare deadlines: each person's left, while it is played.
+    if (state.spares > 0 && !s.bot && !s.out && state.status !== "finished") {
+      const sp = document.createElement("span");
+      sp.className = "badge spares-left";
+      sp.textContent = W.sparesLeft(s.spares_left);
+      sp.title = W.sparesLeftTitle;
+      li.append(sp);
+    }
     if (s.out) {
       const o = document.createElement("span");
       o.className = "out-tag";

@@ -50,6 +50,7 @@ export function applyEvent(state, ev) {
       s.turn = { seat: ev.seat, open: FULL(), dice: null, options: [], due_at: null, one_die: false };
       break;
     case "seat_out": seats[ev.seat].out = ev.reason; break;
+    case "spare_used": seats[ev.seat].spares_left = ev.left; break;
     case "match_ended":
       s.status = "finished";
       s.result = ev.result;

@@ -180,6 +180,13 @@ export const W = {
     reason !== "timeout"
       ? you ? t("You resigned") : t("{name} resigned", { name: who })
       : you ? t("You ran out of time and are out") : t("{name} ran out of time and is out", { name: who }),
+  // A missed deadline that cost a spare: the deadline starts again.
+  logSpare: (who, you, left) =>
+    you
+      ? tn("You missed the deadline and used a spare, {n} left", "You missed the deadline and used a spare, {n} left", left)
+      : tn("{name} missed the deadline and used a spare, {n} left", "{name} missed the deadline and used a spare, {n} left", left, { name: who }),
+  sparesLeft: (n) => tn("{n} spare deadline left", "{n} spare deadlines left", n),
+  sparesLeftTitle: t("A missed deadline uses a spare and the deadline starts again; with none left, the player is out."),
   // Seats are counted in the order of play once it is drawn: before the start a
   // seat's number would name a place nobody will play in.
   logJoined: (name) => t("{name} took a seat", { name: shownName(name) }),

@@ -149,7 +149,10 @@ function lookingFor(kind) {
   const time = optionText(form.elements.deadline_seconds, kind.deadline_seconds);
   if (!variant || !time) return t("Looking for players…");
   const seats = tn("{n} seat", "{n} seats", kind.seats);
-  return t("Looking for players: {variant}, {time} per throw, {seats}…", { variant, time, seats });
+  const spares = tn("{n} spare deadline", "{n} spare deadlines", kind.spares);
+  return t("Looking for players: {variant}, {time} per throw, {seats}, {spares}…", {
+    variant, time, seats, spares,
+  });
 }
 
 function stopWaiting() {
@@ -219,6 +222,7 @@ form.addEventListener("submit", (ev) => {
     variant: form.elements.variant.value,
     deadline_seconds: Number(form.elements.deadline_seconds.value),
     seats: Number(form.elements.seats.value),
+    spares: Number(form.elements.spares.value),
   }));
 });
 
@@ -248,6 +252,7 @@ challengeForm.addEventListener("submit", (ev) => {
         to: challengeForm.elements.to.value.trim(),
         variant: challengeForm.elements.variant.value,
         deadline_seconds: Number(challengeForm.elements.deadline_seconds.value),
+        spares: Number(challengeForm.elements.spares.value),
       });
       challengeForm.elements.to.value = "";
       say(t("Challenge sent."));
@@ -295,6 +300,7 @@ lists.addEventListener("click", (ev) => {
     form.elements.variant.value = button.dataset.variant;
     form.elements.deadline_seconds.value = button.dataset.deadline;
     form.elements.seats.value = button.dataset.seats;
+    form.elements.spares.value = button.dataset.spares;
     whileBusy(button, async () => {
       // Waiting for another kind: the one chosen now takes its place.
       if (seek) await stopLooking();
@@ -302,6 +308,7 @@ lists.addEventListener("click", (ev) => {
         variant: button.dataset.variant,
         deadline_seconds: Number(button.dataset.deadline),
         seats: Number(button.dataset.seats),
+        spares: Number(button.dataset.spares),
       });
     });
     return;

@@ -189,7 +189,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.counters = make_counters(app.state.redis, settings.database_url)
     app.state.passwords = Passwords(
-        settings.hash_threads or None, settings.hash_queue, settings.hash_known_queue
+        settings.hash_threads or None,
+        settings.hash_queue,
+        settings.hash_known_queue,
+        time_cost=settings.hash_time_cost,
+        memory_kib=settings.hash_memory_kib,
     )
     app.state.stream_caps = StreamCaps(settings.streams_per_address, total_streams(settings))
     app.state.watchers = make_watchers(settings, app.state.redis)

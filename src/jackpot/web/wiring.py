@@ -27,6 +27,7 @@ from jackpot.web.play.hooks import HOOKS, add, plan_news_with
 from jackpot.web.play.seating import name_guest_seats
 from jackpot.web.play.sweeper import sweeper_steps
 from jackpot.web.players.ratings import rate_ended
+from jackpot.web.players.reviews import review_steps
 
 
 def listen() -> None:
@@ -45,12 +46,13 @@ def listen() -> None:
 
 
 def background_steps(db: Database, settings: Settings) -> list[Step]:
-    """Every feature's background steps: deadlines and the lobby first, then the
-    pending seeds nobody used, mail and push (a challenge's push among them), then the
-    daily deals ahead and each day's close, and the seeks and challenges past their
-    time."""
+    """Every feature's background steps: deadlines and the lobby first, the ended
+    matches' reviews, then the pending seeds nobody used, mail and push (a
+    challenge's push among them), then the daily deals ahead and each day's close,
+    and the seeks and challenges past their time."""
     return [
         *sweeper_steps(db, settings),
+        *review_steps(db, settings),
         *commitment_steps(db, settings),
         *mail_steps(db, settings),
         *push_steps(db, settings, [CHALLENGE_PUSHES]),

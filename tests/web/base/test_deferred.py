@@ -17,6 +17,9 @@ from jackpot.web.base.storage.db import Database
 from jackpot.web.base.storage.deferred import DEFERRED, defer
 from testdb import app_url, create_pg_database, drop_pg_database
 
+#: Repeated on PostgreSQL (make test): deferred statements and the move batches.
+pytestmark = pytest.mark.pg
+
 
 @pytest.fixture
 async def db(database_url: str) -> AsyncIterator[Database]:

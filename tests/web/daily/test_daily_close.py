@@ -8,6 +8,7 @@ import asyncio
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from daily_helpers import db_of, deal_seed, deals_made, enter, first, last, play, player
 from sqlalchemy import select
 
@@ -141,6 +142,7 @@ async def test_the_sweeper_ends_an_entry_at_midnight_too(app, make_client) -> No
     assert board["entries"][0]["place"] == 1 and board["entries"][0]["ending"] == "timeout"
 
 
+@pytest.mark.pg
 async def test_several_processes_close_a_day_once(app, make_client, settings, clock) -> None:  # type: ignore[no-untyped-def]
     ana, ben = await player(make_client), await player(make_client)
     day = await deals_made(ana)

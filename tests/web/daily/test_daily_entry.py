@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from daily_helpers import deal_seed, deals_made, enter, first, last, play, player
 from sqlalchemy import func, select
 from web_helpers import sign_up
@@ -13,6 +14,9 @@ from jackpot import fair
 from jackpot.web.base.tables import players as r
 from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.daily.deals import shift
+
+#: Repeated on PostgreSQL (make test): an upsert in each dialect.
+pytestmark = pytest.mark.pg
 
 
 def throws_by_number(record: dict) -> dict[int, list[int]]:  # type: ignore[type-arg]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from alembic import command
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
@@ -14,6 +15,9 @@ from jackpot.web.base.storage.db import Database
 from jackpot.web.base.storage.migrate import alembic_config
 from jackpot.web.base.tables import core as t
 
+#: Repeated on PostgreSQL (make test): a migration.
+pytestmark = pytest.mark.pg
+
 
 def upgrade_to(conn: Connection, revision: str) -> None:
     cfg = alembic_config()
@@ -21,8 +25,10 @@ def upgrade_to(conn: Connection, revision: str) -> None:
     command.upgrade(cfg, revision)
 
 
-async def test_old_matches_survive_and_new_ones_may_have_no_deadline(database_url: str) -> None:
-    db = Database(database_url)
+async def test_old_matches_survive_and_new_ones_may_have_no_deadline(
+    empty_database_url: str,
+) -> None:
+    db = Database(empty_database_url)
     try:
         async with db.write() as conn:
             await conn.run_sync(upgrade_to, "0001")

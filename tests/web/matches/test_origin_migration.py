@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from alembic import command
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
@@ -16,6 +17,9 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.base.tables.people import challenges, seeks
 from jackpot.web.base.tables.play import rematch_offers
+
+#: Repeated on PostgreSQL (make test): a migration.
+pytestmark = pytest.mark.pg
 
 #: Every head before the origin's migration (they meet there).
 BEFORE = ("0003_notify", "0014_seat_order", "0033_daily", "0036_challenge_mail_retry")
@@ -55,8 +59,8 @@ def seat(mid: str, n: int, user: int | None) -> dict[str, Any]:
     }
 
 
-async def test_old_matches_get_the_origin_that_made_them(database_url: str) -> None:
-    db = Database(database_url)
+async def test_old_matches_get_the_origin_that_made_them(empty_database_url: str) -> None:
+    db = Database(empty_database_url)
     now = datetime.now(UTC)
     later = now + timedelta(days=7)
     kinds = {

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import select, update
 from web_helpers import join_in_joining_order, sign_up
@@ -587,6 +588,7 @@ async def test_my_turns_lists_waiting_people_matches(app, make_client, settings)
 # -- sending: several sweepers, failures, SMTP --------------------------------------------
 
 
+@pytest.mark.pg
 async def test_two_sweepers_send_each_mail_once(app, make_client, settings) -> None:  # type: ignore[no-untyped-def]
     players = [await player(make_client) for _ in range(8)]
     t0 = utcnow()

@@ -23,6 +23,9 @@ from jackpot.web.notify.push import endpoints
 from jackpot.web.notify.push.keys import KEY_FILE, application_server_key
 from jackpot.web.notify.push.sender import push_step
 
+#: Repeated on PostgreSQL (make test): an upsert in each dialect.
+pytestmark = pytest.mark.pg
+
 
 @pytest.fixture
 def settings(settings: Any) -> Any:

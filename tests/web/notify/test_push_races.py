@@ -8,6 +8,7 @@ were before the first (SQLite's single writer has them in turn anyway).
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 from test_notify import player
 from web_helpers import Work, together
@@ -17,6 +18,9 @@ from jackpot.web.base.errors import ApiError
 from jackpot.web.base.storage.db import Database
 from jackpot.web.base.tables.push import push_subscriptions as subs
 from jackpot.web.notify.push import store
+
+#: Repeated on PostgreSQL (make test): races.
+pytestmark = pytest.mark.pg
 
 
 def add(user_id: int, endpoint: str, cap: int = 3) -> Work:

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Awaitable
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from web_helpers import Work, sign_up, together
@@ -28,6 +29,9 @@ from jackpot.web.base.tables.people import challenges, seeks
 from jackpot.web.people import challenges as challenging
 from jackpot.web.people import seeks as seeking
 from jackpot.web.play.seating import create_match
+
+#: Repeated on PostgreSQL (make test): races and quotas.
+pytestmark = pytest.mark.pg
 
 
 async def accounts(make_client, *names: str) -> list[Actor]:  # type: ignore[no-untyped-def]

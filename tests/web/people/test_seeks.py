@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from datetime import timedelta
 
+import pytest
 from starlette.routing import Match
 from web_helpers import sign_up
 
@@ -16,6 +17,9 @@ from jackpot.web.notify.user_hub import POKE
 from jackpot.web.people import api as people_api
 from jackpot.web.people.expiry import expire_once
 from jackpot.web.people.seeks import SEEKS, create
+
+#: Repeated on PostgreSQL (make test): pairing.
+pytestmark = pytest.mark.pg
 
 KIND = {"variant": "classic", "deadline_seconds": 3600, "seats": 2}
 

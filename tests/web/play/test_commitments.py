@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import func, select, update
 from test_rematch_api import finished_match, people
 from web_helpers import sign_up
@@ -27,6 +28,9 @@ from jackpot.web.base.tables.play import pending_seeds
 from jackpot.web.play.commitments import forget_expired
 from jackpot.web.play.sweeper import expire_lobby
 from jackpot.web.wiring import background_steps
+
+#: Repeated on PostgreSQL (make test): a seed used once.
+pytestmark = pytest.mark.pg
 
 HTML = {"accept": "text/html"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+import pytest
 from web_helpers import join_in_joining_order, sign_up
 
 from jackpot import fair
@@ -60,6 +61,7 @@ async def test_the_deadline_covers_the_throw_and_its_cover(app, make_client) -> 
     assert fair.verify(fair.parse_record(record)).ok
 
 
+@pytest.mark.pg
 async def test_several_sweepers_apply_each_timeout_once(settings, make_client, app) -> None:  # type: ignore[no-untyped-def]
     matches = [await people_match(make_client, seats=3) for _ in range(3)]
     # Three sweepers, each with its own database connections, as separate processes would.

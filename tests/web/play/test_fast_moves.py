@@ -10,6 +10,9 @@ import pytest
 
 from jackpot.web.play.edge import fast_moves
 
+#: Repeated on PostgreSQL (make test): the move's SQL.
+pytestmark = pytest.mark.pg
+
 
 @pytest.fixture
 def lane_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:

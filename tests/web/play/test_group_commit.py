@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from web_helpers import sign_up
@@ -18,6 +19,9 @@ from jackpot.web.base.storage.group_commit import WROTE
 from jackpot.web.base.tables import core as t
 from jackpot.web.play import actions
 from jackpot.web.play.moves import CoverBody, ThrowBody, play_move
+
+#: Repeated on PostgreSQL (make test): group commit.
+pytestmark = pytest.mark.pg
 
 
 async def _bot_matches(client: httpx.AsyncClient, n: int) -> tuple[Actor, list[str]]:

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import update
 from web_helpers import move, sign_up
 
@@ -250,6 +251,7 @@ async def test_a_move_prepared_from_an_outdated_match_is_worked_out_again(
     assert fresh["seq"] == first.plan.new_row["version"] and fresh["turn"]["dice"] is not None
 
 
+@pytest.mark.pg
 async def test_moves_prepared_together_on_one_match_share_a_batch(
     app: Any, client: httpx.AsyncClient
 ) -> None:

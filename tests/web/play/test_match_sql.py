@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from jackpot.web.accounts.credentials import create_guest
@@ -19,6 +20,9 @@ from jackpot.web.matches import store
 from jackpot.web.play import seating
 from jackpot.web.play.storage.match_sql import Driver
 from jackpot.web.play.storage.move_statements import CHUNK, MoveWrites, encode
+
+#: Repeated on PostgreSQL (make test): the move's SQL.
+pytestmark = pytest.mark.pg
 
 
 async def test_rows_written_raw_read_back_through_core(database_url: str) -> None:

@@ -23,6 +23,9 @@ from jackpot.web.matches.live import add_said, apply_event
 from jackpot.web.play.edge.sse import live_after
 from jackpot.web.play.phrases import PHRASES
 
+#: Repeated on PostgreSQL (make test): an upsert in each dialect.
+pytestmark = pytest.mark.pg
+
 STATIC = Path(__file__).resolve().parents[3] / "src" / "jackpot" / "static"
 
 

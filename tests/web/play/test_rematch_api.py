@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from web_helpers import join_in_joining_order, sign_up
 
 from jackpot import fair
@@ -177,6 +178,7 @@ async def test_who_may_ask_and_when(make_client) -> None:  # type: ignore[no-unt
     assert r.status_code == 422
 
 
+@pytest.mark.pg
 async def test_accepting_at_once_starts_one_match(make_client) -> None:  # type: ignore[no-untyped-def]
     players = await people(make_client, 3)
     mid = (await finished_match(players))["id"]

@@ -27,6 +27,9 @@ from jackpot.web.players.ratings import (
     rebuild,
 )
 
+#: Repeated on PostgreSQL (make test): ratings written under a lock.
+pytestmark = pytest.mark.pg
+
 MODEL = PlackettLuce()
 
 

@@ -11,6 +11,11 @@ keeps serving. The pool is small (the machine's cores) and its queue bounded: pa
 Who waits where is ``hash_queue.py``'s business: a lane of its own for log-ins from a
 known device, a fair share per address for the rest. Callers hash *before* opening a
 write transaction and check *after* reading the hash, never while holding the writer.
+
+The cost (argon2's passes and memory) is a setting: production keeps RFC 9106's
+low-memory profile, the default; the test suite turns it down, since it signs up
+thousands of accounts and what it checks there is not argon2. Each hash carries its
+own parameters, so hashes made at one cost verify at any other.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
@@ -40,10 +45,13 @@ ZXCVBN_MAX = 72
 #: Words a password must not lean on: the site's own name.
 SITE_WORDS = ("jackpot", "peer2peergames", "shutthebox", "shut the box")
 
-_hasher = PasswordHasher()
-#: Verified against when the account does not exist, so a wrong email costs the same
-#: time as a wrong password and does not reveal who has an account.
-_DUMMY_HASH = _hasher.hash("not a real password")
+#: argon2id's cost unless the settings say otherwise: RFC 9106's low-memory profile
+#: (3 passes over 64 MiB, 4 lanes), tens of milliseconds of CPU a hash.
+TIME_COST = profiles.RFC_9106_LOW_MEMORY.time_cost
+MEMORY_KIB = profiles.RFC_9106_LOW_MEMORY.memory_cost
+LANES = profiles.RFC_9106_LOW_MEMORY.parallelism
+#: argon2 needs at least 8 KiB per lane.
+MIN_MEMORY_KIB = 8 * LANES
 
 
 #: zxcvbn's warnings (English, from its own source) grouped into our catalog's words.
@@ -128,10 +136,24 @@ class Passwords:
     job waits in its ``Lane`` (hash_queue.py), ``queue`` places for strangers and
     ``known_queue`` for known devices."""
 
-    def __init__(self, threads: int | None = None, queue: int = 64, known_queue: int = 16) -> None:
+    def __init__(
+        self,
+        threads: int | None = None,
+        queue: int = 64,
+        known_queue: int = 16,
+        *,
+        time_cost: int = TIME_COST,
+        memory_kib: int = MEMORY_KIB,
+    ) -> None:
         threads = threads or min(os.cpu_count() or 2, 4)
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="argon2")
         self.queue = HashQueue(threads, queue, known_queue)
+        self._hasher = PasswordHasher(
+            time_cost=time_cost, memory_cost=memory_kib, parallelism=LANES
+        )
+        #: Verified against when the account does not exist, so a wrong email costs
+        #: the same time as a wrong password and does not reveal who has an account.
+        self._dummy_hash = self._hasher.hash("not a real password")
 
     async def _run(self, lane: Lane, fn: Any, *args: Any) -> Any:
         async with self.queue.turn(lane):
@@ -145,22 +167,23 @@ class Passwords:
             raise WeakPassword(why)
 
     async def hash(self, password: str, lane: Lane) -> str:
-        return str(await self._run(lane, _hasher.hash, password))
+        return str(await self._run(lane, self._hasher.hash, password))
 
     async def verify(self, password_hash: str | None, password: str, lane: Lane) -> bool:
         """Does ``password`` match? With no hash (no such account) the same work is
         done against a dummy, and the answer is no."""
         ok = bool(
-            await self._run(lane, _verify, password_hash or _DUMMY_HASH, password[:MAX_LENGTH])
+            await self._run(
+                lane, self._verify, password_hash or self._dummy_hash, password[:MAX_LENGTH]
+            )
         )
         return ok and password_hash is not None
 
+    def _verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return self._hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _verify(password_hash: str, password: str) -> bool:
-    try:
-        return _hasher.verify(password_hash, password)
-    except (VerificationError, InvalidHashError):
-        return False

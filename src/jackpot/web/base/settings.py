@@ -191,6 +191,10 @@ class Settings:
     #: the stream and watcher counts; a request waits this many seconds for one.
     redis_connections: int = 64
     redis_wait_seconds: float = 10.0
+    #: argon2id's passes and memory (KiB) per password hash: RFC 9106's low-memory
+    #: profile (passwords.py). Lower only where no real password is kept (tests).
+    hash_time_cost: int = 3
+    hash_memory_kib: int = 65536
     streams_per_address: int = 32  # live streams and sockets at once per client address
     #: Seconds a connection has for a request's line and headers, then for its body;
     #: the bytes its line and headers may take; HTTP connections open at once from one
@@ -344,6 +348,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         known_lane_limit=rate(env, "JACKPOT_KNOWN_LANE_LIMIT", Rate(10, 900)),
         redis_connections=whole(env, "JACKPOT_REDIS_CONNECTIONS", 64, 2, 100_000),
         redis_wait_seconds=number(env, "JACKPOT_REDIS_WAIT_SECONDS", 10.0, 0.1, 300.0),
+        hash_time_cost=whole(env, "JACKPOT_HASH_TIME_COST", 3, 1, 100),
+        hash_memory_kib=whole(env, "JACKPOT_HASH_MEMORY_KIB", 65536, 32, 4_194_304),
         streams_per_address=whole(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),
         header_seconds=number(env, "JACKPOT_HEADER_SECONDS", 10.0, 0.5, 300.0),
         body_seconds=number(env, "JACKPOT_BODY_SECONDS", 30.0, 0.5, 600.0),

@@ -91,6 +91,8 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
         }
     elif kind == "seat_out":
         seats[ev["seat"]]["out"] = ev["reason"]
+    elif kind == "spare_used":
+        seats[ev["seat"]]["spares_left"] = ev["left"]
     elif kind == "match_ended":
         s["status"] = "finished"
         s["result"] = ev["result"]

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.engine import Match, Variant, may_throw_one_die
+from jackpot.engine import RULES, Match, Variant, may_throw_one_die
 from jackpot.fair.daily import DailyDeal
 from jackpot.fair.record import record_format
 from jackpot.web.base.clock import iso
@@ -64,12 +64,21 @@ def daily_of(row: Any, m: Match | None) -> dict[str, Any] | None:
     }
 
 
+def spares_left(m: Match | None, seat: int, spares: int) -> int:
+    """The spare deadlines ``seat`` has left: the engine keeps them once the match
+    started; before, every seat has all the match gives."""
+    if m is None or seat >= len(m.spares_left):
+        return spares
+    return m.spares_left[seat]
+
+
 def public_state(
     row: Any, seats_in: list[Any], viewer_id: int | None, match: Match | None = None
 ) -> dict[str, Any]:
     """The state every viewer may see, the viewer's own seat marked "you" (``match``:
     the engine state of ``row`` when the caller has it decoded already)."""
     m = match if match is not None else match_of(row)
+    spares = int(row["spares"])
     seats = []
     for s in seats_in:
         i = s["seat"]
@@ -81,6 +90,7 @@ def public_state(
                 "out": m.out[i] if m is not None else None,
                 "total": m.totals[i] if m is not None else 0,
                 "autoplay": autoplay_of(s),
+                "spares_left": spares_left(m, i, spares),
             }
         )
     turn = None
@@ -99,6 +109,7 @@ def public_state(
         "variant": row["variant"],
         "status": row["status"],
         "deadline_seconds": row["deadline_seconds"],
+        "spares": spares,
         "private": bool(row["private"]),
         "origin": origin_of(row),
         "created": iso(row["created_at"]),
@@ -165,6 +176,8 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
                     "cover": _tiles(r["cover"]),
                 }
             )
+        elif r["kind"] == "spare":
+            events.append({"type": "spare", "seat": r["seat"]})
         else:
             events.append({"type": "out", "seat": r["seat"], "reason": r["reason"]})
     seats = [
@@ -177,8 +190,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     # one not started has no state yet, and its record stays /1.
     m = match_of(row)
     rules = m.rules if m is not None else 0
+    # Spares make a /4 (docs/fair-play.md) once the match started; before, it is a /1.
+    spares = int(row["spares"]) if m is not None and drawn and m.rules >= RULES else 0
     head: dict[str, Any] = {
-        "format": record_format(rules, drawn=drawn),
+        "format": record_format(rules, drawn=drawn, uses_v4=spares > 0),
         "id": row["id"],
         "variant": row["variant"],
     }
@@ -188,6 +203,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     head["origin"] = origin_of(row)
     head |= {
         "deadline_seconds": row["deadline_seconds"],
+    }
+    if spares:
+        head["spares"] = spares
+    head |= {
         "created": iso(row["created_at"]),
         "seats": seats,
     }

@@ -23,7 +23,9 @@ class Item:
     """One line of a mail: a match waiting for the player."""
 
     notice_ids: list[int]
-    kind: str  # "turn", "reminder", "rematch", or the end news "out" or "ended"
+    #: "turn", "reminder", "spare" (a passed deadline used a spare), "rematch", or the
+    #: end news "out" or "ended"
+    kind: str
     match_id: str
     variant: str
     opponents: list[str]
@@ -34,6 +36,8 @@ class Item:
     reason: str | None = None
     #: For end news: the player's place, once the match is over.
     place: int | None = None
+    #: For "spare": the spare deadlines the player has left.
+    spares_left: int = 0
 
 
 def human_left(delta: timedelta) -> str:
@@ -53,6 +57,19 @@ def human_left(delta: timedelta) -> str:
     return " ".join([p for p in parts if p][:2])
 
 
+
+
+def _spare_line(i: Item, variant: str, who: str) -> str:
+    """A passed deadline used one of the player's spares: how many are left."""
+    return ngettext(
+        "The deadline for your move in %(variant)s against %(who)s passed, so a spare "
+        "deadline was used and the deadline started again. You have %(num)d spare left.",
+        "The deadline for your move in %(variant)s against %(who)s passed, so a spare "
+        "deadline was used and the deadline started again. You have %(num)d spares left.",
+        i.spares_left,
+        variant=variant,
+        who=who,
+    )
 
 
 def _end_lines(i: Item, variant: str, who: str) -> list[str]:
@@ -111,12 +128,17 @@ def compose(
     # A match's end has a line of its own, which a rematch offer may join: count matches.
     matches = len({i.match_id for i in items})
     if matches == 1:
-        i = next((x for x in items if x.kind in ("reminder", "out", "ended")), items[0])
+        i = next((x for x in items if x.kind in ("reminder", "spare", "out", "ended")), items[0])
         variant = variant_name(i.variant)
         if i.kind == "reminder":
             left = human_left(i.due_at - now) if i.due_at else _("little time")
             subject = _(
                 "Reminder: %(left)s left for your throw against %(who)s", left=left, who=against(i)
+            )
+        elif i.kind == "spare":
+            subject = _(
+                "You missed a deadline against %(who)s: a spare deadline was used",
+                who=against(i),
             )
         elif i.kind == "rematch":
             subject = _(
@@ -163,9 +185,11 @@ def compose(
             "%(num)d match waits for you", "%(num)d matches wait for you", matches
         )
     lines = [_("Hello %(name)s,", name=name), ""]
-    for i in sorted(items, key=lambda i: (i.kind != "reminder", i.due_at or now)):
+    for i in sorted(items, key=lambda i: (i.kind not in ("reminder", "spare"), i.due_at or now)):
         variant = variant_name(i.variant)
-        if i.kind == "reminder":
+        if i.kind == "spare":
+            lines.append(_spare_line(i, variant, against(i)))
+        elif i.kind == "reminder":
             lines.append(
                 _(
                     "Your throw in %(variant)s against %(who)s is still waiting.",
@@ -207,7 +231,7 @@ def compose(
                         when=when,
                         left=left,
                     )
-                    if i.kind == "reminder"
+                    if i.kind == "reminder" or (i.kind == "spare" and not i.spares_left)
                     else _("Deadline: in %(left)s (%(when)s UTC).", when=when, left=left)
                 )
             )

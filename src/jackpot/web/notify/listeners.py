@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.engine import SeatOut, TurnStarted
+from jackpot.engine import SeatOut, SpareUsed, TurnStarted
 from jackpot.web.base.storage.db import insert_ignore, publish_on_commit
 from jackpot.web.base.tables.notify import notices
 from jackpot.web.matches.news import KnownNews, MatchEnd, MoveFacts, News, RematchNews
@@ -30,7 +30,8 @@ from jackpot.web.notify.user_hub import POKE, channel
 
 def plan_news(facts: MoveFacts) -> News:
     """The notices a move writes: the turn mail and reminder when a person's throw
-    becomes due, "out" for each person the clock put out; and who is now known to
+    becomes due, "spare" for each person whose passed deadline used a spare, "out"
+    for each person the clock put out; and who is now known to
     have no turn news waiting (a seat's own move deletes its own, unsent)."""
     quiet = set(facts.known.quiet)
     drop_turn = None
@@ -41,7 +42,7 @@ def plan_news(facts: MoveFacts) -> News:
         quiet.add(facts.mover)
     replaces_reminder, turn_rows = _turn_notices(facts)
     # Before the reminder, which stays last (move_statements.MoveWrites.notices).
-    rows = [*_out_notices(facts), *turn_rows]
+    rows = [*_spare_notices(facts), *_out_notices(facts), *turn_rows]
     quiet.difference_update(n["seat"] for n in rows if n["kind"] == "turn")
     reminder_at = facts.known.reminder_at
     if rows and rows[-1]["kind"] == "reminder":
@@ -91,6 +92,23 @@ def _notice(
         "created_at": now,
         "send_after": now + GRACE,
     }
+
+
+def _spare_notices(facts: MoveFacts) -> list[dict[str, Any]]:
+    """One "spare" for each person whose passed deadline used a spare in this move
+    (one per spare: the key counts them down), with the deadline that started again:
+    whoever missed a deadline is usually away, and has one less to lose now."""
+    people = _people(facts.seat_rows)
+    row, m = facts.row, facts.match
+    return [
+        {
+            **_notice(row, facts.seat_rows, ev.seat, "spare", m.round, facts.now),
+            "key": f"spare:{row['id']}:{ev.seat}:{ev.left}",
+            "due_at": facts.due_at,
+        }
+        for ev in facts.events
+        if isinstance(ev, SpareUsed) and ev.seat in people
+    ]
 
 
 def _out_notices(facts: MoveFacts) -> list[dict[str, Any]]:

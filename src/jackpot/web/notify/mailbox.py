@@ -16,12 +16,13 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot.web.base.storage.snapshots import match_of
 from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.notify import mail_prefs, notices
 from jackpot.web.base.tables.play import rematch_offers
 from jackpot.web.notify.compose import FREE_SEAT, Item
 from jackpot.web.notify.confirmations import confirmed
-from jackpot.web.notify.notices import END_KINDS, GRACE
+from jackpot.web.notify.notices import END_KINDS, GRACE, SPARE
 
 #: At most one mail with turn news per player per hour.
 DIGEST_GAP = timedelta(hours=1)
@@ -134,7 +135,7 @@ def sort_mailbox(box: Mailbox, now: datetime) -> Sorted:
     """Drop what is no longer wanted or true, gather the rest by match, then hold
     turn news for the hourly cap unless a reminder goes out anyway."""
     out = _gather(box)
-    if not any(i.kind == "reminder" for i in out.items.values()):
+    if not any(i.kind in ("reminder", SPARE) for i in out.items.values()):
         _hold_for_the_cap(box, out, now)
     return out
 
@@ -164,8 +165,9 @@ def _gather(box: Mailbox) -> Sorted:
         if item is None:
             item = out.items[key] = _item(box, n, match)
         item.notice_ids.append(n.id)
-        if n.kind == "reminder":
-            item.kind = "reminder"  # the more urgent news says it all
+        if n.kind == "reminder" or (n.kind == SPARE and item.kind == "turn"):
+            item.kind = n.kind  # the more urgent news says it all
+            item.spares_left = spares_left_of(n.seat, match)
     return out
 
 
@@ -178,13 +180,21 @@ def _item(box: Mailbox, n: Any, match: Any) -> Item:
         n.match_id,
         match.variant,
         [name for seat, name in sorted(seats) if seat != n.seat],
-        match.due_at if n.kind in ("turn", "reminder") else None,
+        match.due_at if n.kind in ("turn", "reminder", SPARE) else None,
     )
+    if n.kind == SPARE:
+        item.spares_left = spares_left_of(n.seat, match)
     if n.kind == "rematch":
         item.by = dict(seats).get(box.offers[n.match_id].offered_by, "Another player")
     if n.kind in END_KINDS:
         item.by, item.reason, item.place = ending(n, match, dict(seats))
     return item
+
+
+def spares_left_of(seat: int, match: Any) -> int:
+    """The spare deadlines ``seat`` has left, as the match's state says now."""
+    m = match_of(match._mapping)
+    return m.spares_left[seat] if m is not None and seat < len(m.spares_left) else 0
 
 
 def ending(n: Any, match: Any, names: dict[int, Any]) -> tuple[Any, str | None, int | None]:
@@ -235,7 +245,13 @@ def still_true(n: Any, match: Any) -> bool:
     The end of a match stays true for good."""
     if n.kind in END_KINDS:
         return match is not None
-    if match is None or match.status != "playing" or match.turn_seat != n.seat:
+    if match is None or match.status != "playing":
+        return False
+    if n.kind == SPARE:
+        # Until the seat is out: the spare went whatever it did since.
+        out: list[str | None] = (match.state or {}).get("out") or []
+        return n.seat >= len(out) or out[n.seat] is None
+    if match.turn_seat != n.seat:
         return False
     if n.kind == "reminder":
         return bool(match.due_at == n.due_at)

@@ -45,6 +45,10 @@ MOVE_BATCH = 100
 #: true once written (still_true in mailbox.py), and follow the turn mail setting; a
 #: seat's "ended" goes once it answers a rematch offer (``forget_end_news``).
 END_KINDS = ("out", "ended")
+#: News that the clock used one of the seat's spare deadlines (listeners.py): as
+#: urgent as a reminder (the deadline that started again is the seat's last but one
+#: or its last), so no hourly cap holds it back.
+SPARE = "spare"
 
 
 def reminder_key(match_id: str, throws: int, seat: int) -> str:

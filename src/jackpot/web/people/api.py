@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from jackpot.engine import MAX_SPARES
 from jackpot.web.accounts import blocks
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.edge.field_rules import MINIMUM_SETTING, one_of
@@ -27,6 +28,11 @@ DEADLINE: dict[str, Any] = {
     MINIMUM_SETTING: "min_deadline_seconds",
     "maximum": MAX_DEADLINE_SECONDS,
 }
+SPARES = (
+    "spare deadlines each seat is given: a missed deadline uses one (the deadline starts "
+    "again) before it puts the seat out; 0 to 5 (seeks pair only with equal spares)"
+)
+SPARES_RANGE: dict[str, Any] = {"minimum": 0, "maximum": MAX_SPARES}
 
 
 class NewSeek(BaseModel):
@@ -39,6 +45,7 @@ class NewSeek(BaseModel):
         2, description="people in the match: 2 to 4", strict=True,
         json_schema_extra={"minimum": 2, "maximum": MAX_SEATS},
     )
+    spares: int = Field(0, description=SPARES, strict=True, json_schema_extra=SPARES_RANGE)
 
 
 class NewChallenge(BaseModel):
@@ -48,6 +55,7 @@ class NewChallenge(BaseModel):
     deadline_seconds: int = Field(
         86400, description="seconds for each throw", strict=True, json_schema_extra=DEADLINE
     )
+    spares: int = Field(0, description=SPARES, strict=True, json_schema_extra=SPARES_RANGE)
 
 
 @router.post("/seeks", status_code=201)
@@ -65,6 +73,7 @@ async def new_seek(body: NewSeek, request: Request) -> Response:
             deadline_seconds=body.deadline_seconds,
             seats=body.seats,
             now=utcnow(),
+            spares=body.spares,
         )
     return JSONResponse(made, status_code=201)
 
@@ -125,6 +134,7 @@ async def new_challenge(body: NewChallenge, request: Request) -> Response:
             variant=body.variant,
             deadline_seconds=body.deadline_seconds,
             now=utcnow(),
+            spares=body.spares,
         )
     return JSONResponse({"id": made}, status_code=201)
 

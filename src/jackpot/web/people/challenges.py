@@ -37,6 +37,7 @@ from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
+from jackpot.web.play.seating import check_spares
 
 #: The challenges each list of GET /api/challenges shows at most.
 LISTED = 100
@@ -64,10 +65,12 @@ async def create(
     variant: str,
     deadline_seconds: int,
     now: datetime,
+    spares: int = 0,
 ) -> str:
     """``actor`` challenges the account called ``to``; returns the challenge's id."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
+    check_spares(spares, 2)
     await one_at_a_time(conn, actor.user_id)
     other = await account_named(conn, to)
     if other.id == actor.user_id:
@@ -122,6 +125,7 @@ async def create(
             to_id=other.id,
             variant=var.value,
             deadline_seconds=deadline_seconds,
+            spares=spares,
             status="open",
             match_id=None,
             created_at=now,
@@ -189,6 +193,7 @@ async def accept(
         rules=BETWEEN_PEOPLE,
         # The challenger's count too: made a while ago, the challenge may find them full.
         cap=MatchCap(settings.account_active_matches, actor.user_id),
+        spares=row.spares,
     )
     out = await new_match(conn, spec, now)
     await close(conn, row, "accepted", out.match_id)
@@ -240,6 +245,7 @@ async def listed(conn: AsyncConnection, user_id: int, now: datetime) -> dict[str
                     "provisional": rating["provisional"],
                     "variant": r.variant,
                     "deadline_seconds": r.deadline_seconds,
+                    "spares": r.spares,
                     "created_at": iso(r.created_at),
                     "expires_at": iso(r.expires_at),
                 }

@@ -15,9 +15,10 @@ def with_yours(kinds: list[dict[str, Any]], mine: list[dict[str, Any]]) -> list[
     """Each kind with ``"yours"``: whether the reader waits in it. A person is never
     paired with their own seek, so a page offers no "Play this" there and says that
     they are waiting instead."""
-    own = {(s["variant"], s["deadline_seconds"], s["seats"]) for s in mine}
+    own = {(s["variant"], s["deadline_seconds"], s["seats"], s["spares"]) for s in mine}
     return [
-        {**k, "yours": (k["variant"], k["deadline_seconds"], k["seats"]) in own} for k in kinds
+        {**k, "yours": (k["variant"], k["deadline_seconds"], k["seats"], k["spares"]) in own}
+        for k in kinds
     ]
 
 

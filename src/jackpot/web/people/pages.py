@@ -13,6 +13,7 @@ from datetime import datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from jackpot.engine import MAX_SPARES
 from jackpot.i18n.formats import time_left
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.edge.http import current_actor, db_of, settings_of
@@ -54,5 +55,6 @@ async def play_now_page(request: Request) -> Response:
             "challenge_to": request.query_params.get("to", "")[:40],
             # The bot match offered while a seek waits starts as the home page's does.
             "seed": secrets.token_hex(8),
+            "max_spares": MAX_SPARES,
         },
     )

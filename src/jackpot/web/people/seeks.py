@@ -39,6 +39,7 @@ from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
+from jackpot.web.play.seating import check_spares
 
 #: The waiting seeks of a kind a pairing looks at (oldest first): enough for any
 #: group among people who blocked some of the others.
@@ -49,12 +50,14 @@ LISTED = 1000
 SEEK_LOCK = 0x7365656B
 
 
-async def lock_kind(conn: AsyncConnection, variant: str, deadline_seconds: int, seats: int) -> None:
+async def lock_kind(
+    conn: AsyncConnection, variant: str, deadline_seconds: int, seats: int, spares: int = 0
+) -> None:
     """On PostgreSQL, seeks of one kind arrive one at a time: two arriving together
     would each miss the other's row (not committed yet) and both wait, where they
     make a pair. SQLite's single writer has them in turn already."""
     if conn.dialect.name == "postgresql":
-        key = zlib.crc32(f"{variant}:{deadline_seconds}:{seats}".encode())
+        key = zlib.crc32(f"{variant}:{deadline_seconds}:{seats}:{spares}".encode())
         signed = key - (1 << 32) if key >= 1 << 31 else key
         await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SEEK_LOCK}, {signed})")
 
@@ -89,24 +92,26 @@ async def create(
     deadline_seconds: int,
     seats: int,
     now: datetime,
+    spares: int = 0,
 ) -> dict[str, Any]:
-    """``actor``'s new seek, paired at once when it completes a group: ``{"id",
-    "status", "match"}``."""
+    """``actor``'s new seek, paired at once when it completes a group (seeks of the
+    same variant, deadline, seats and spares): ``{"id", "status", "match"}``."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
     check_seats(seats)
+    check_spares(spares, seats)
     await one_at_a_time(conn, actor.user_id)
-    await lock_kind(conn, var.value, deadline_seconds, seats)
+    await lock_kind(conn, var.value, deadline_seconds, seats, spares)
     mine = (
         await conn.execute(
-            select(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats).where(
+            select(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.spares).where(
                 seeks.c.user_id == actor.user_id,
                 seeks.c.status == "waiting",
                 seeks.c.expires_at > now,
             )
         )
     ).all()
-    if (var.value, deadline_seconds, seats) in {tuple(r) for r in mine}:
+    if (var.value, deadline_seconds, seats, spares) in {tuple(r) for r in mine}:
         raise conflict("you are already looking for this kind of match", "already_seeking")
     if len(mine) >= settings.seeks_per_account:
         raise ApiError(
@@ -125,6 +130,7 @@ async def create(
         "variant": var.value,
         "deadline_seconds": deadline_seconds,
         "seats": seats,
+        "spares": spares,
         "rating": shown["rating"],
         "provisional": shown["provisional"],
         "status": "waiting",
@@ -138,7 +144,7 @@ async def create(
     if group is None:
         return {"id": seek_id, "status": "waiting", "match": None}
     cap = MatchCap(settings.account_active_matches, actor.user_id)
-    match_id = await pair(conn, var, deadline_seconds, group, now, cap)
+    match_id = await pair(conn, var, deadline_seconds, group, now, cap, spares)
     return {"id": seek_id, "status": "paired", "match": match_id}
 
 
@@ -156,6 +162,7 @@ async def find_group(
                 seeks.c.variant == new["variant"],
                 seeks.c.deadline_seconds == new["deadline_seconds"],
                 seeks.c.seats == new["seats"],
+                seeks.c.spares == new["spares"],
                 seeks.c.id != new["id"],
                 seeks.c.user_id != new["user_id"],
                 seeks.c.expires_at > now,
@@ -202,6 +209,7 @@ async def pair(
     group: list[dict[str, Any]],
     now: datetime,
     cap: MatchCap,
+    spares: int = 0,
 ) -> str:
     """Make the group's match and mark its seeks paired; each seeker hears it.
     ``cap``: checked for every seeker where the match is made (new_match)."""
@@ -228,6 +236,7 @@ async def pair(
         origin=Origin("play_now", newest["id"]),
         rules=BETWEEN_PEOPLE,
         cap=cap,
+        spares=spares,
     )
     out = await new_match(conn, spec, now)
     done = await conn.execute(
@@ -270,6 +279,7 @@ def shown(row: Any, now: datetime) -> dict[str, Any]:
         "variant": row["variant"],
         "deadline_seconds": row["deadline_seconds"],
         "seats": row["seats"],
+        "spares": row["spares"],
         "expires_at": iso(row["expires_at"]),
     }
 
@@ -298,21 +308,25 @@ async def open_seeks(conn: AsyncConnection, now: datetime) -> list[dict[str, Any
             seeks.c.variant,
             seeks.c.deadline_seconds,
             seeks.c.seats,
+            seeks.c.spares,
             seeks.c.rating,
             seeks.c.provisional,
         )
         .where(seeks.c.status == "waiting", seeks.c.expires_at > now)
-        .order_by(seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.rating)
+        .order_by(
+            seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.spares, seeks.c.rating
+        )
         .limit(LISTED)
     )
-    kinds: dict[tuple[str, int, int], dict[str, Any]] = {}
+    kinds: dict[tuple[str, int, int, int], dict[str, Any]] = {}
     for r in rows:
         kind = kinds.setdefault(
-            (r.variant, r.deadline_seconds, r.seats),
+            (r.variant, r.deadline_seconds, r.seats, r.spares),
             {
                 "variant": r.variant,
                 "deadline_seconds": r.deadline_seconds,
                 "seats": r.seats,
+                "spares": r.spares,
                 "waiting": 0,
                 "ratings": [],
             },

@@ -1,4 +1,4 @@
-"""The actions on a match in play (throw, cover, resign, timeout, autoplay), one each.
+"""The actions on a match in play (throw, cover, resign, timeout or spare, autoplay), one each.
 
 Each is one transaction, and every entry point calls it (the move service moves.py
 for the API, the fast lane and the match's WebSocket; the sweeper for timeouts).
@@ -104,10 +104,13 @@ async def resign(
 async def timeout(
     conn: AsyncConnection, match_id: str, expected_version: int, now: datetime
 ) -> Outcome | None:
-    """Put out the seat whose throw deadline has passed; None if somebody moved first.
+    """The seat whose throw deadline has passed uses a spare deadline if it has one
+    left (its deadline starts again in full), else it is put out; None if somebody
+    moved first.
 
     The caller found the match with ``due_at <= now`` at ``expected_version``; the
-    conditional UPDATE in the save makes two sweepers apply it at most once.
+    conditional UPDATE in the save makes two sweepers apply it (a spare as a timeout)
+    at most once.
     """
 
     def step(plan: MovePlan) -> bool:
@@ -116,7 +119,7 @@ async def timeout(
         if due is None or due > now or m.turn is None or m.finished:
             return False
         seat = m.turn.seat
-        plan.apply(lambda mm: mm.leave(seat, "timeout"))
+        plan.apply(lambda mm: mm.deadline_passed(seat))
         return True
 
     return await run_move(conn, match_id, now, step, lock_version=expected_version)

@@ -26,6 +26,7 @@ from jackpot.engine import (
     NotYourTurn,
     SeatIsOut,
     SeatOut,
+    SpareUsed,
     Thrown,
     TurnStarted,
     UnknownSeat,
@@ -37,6 +38,7 @@ from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, forbidden
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.live.bus import LiveEvent
 from jackpot.web.base.storage.snapshots import snapshot
 from jackpot.web.matches.news import UNKNOWN, KnownNews, MoveFacts
 from jackpot.web.matches.playback import playback_ms
@@ -79,6 +81,8 @@ class MovePlan:
         self.engine_events: list[Event] = []
         self.live: list[dict[str, Any]] = []
         self.became_due = False
+        #: A spare deadline was used: the deadline of the move due starts again in full.
+        self.spare_used = False
         #: The last move was made by autoplay: what waits now is a real choice, and
         #: its clock starts now.
         self.auto_last = False
@@ -133,6 +137,8 @@ class MovePlan:
                 d.update(revealed(self.row, self.seat_rows, self.now))
             if isinstance(ev, TurnStarted | Covered):
                 self.became_due = True
+            if isinstance(ev, SpareUsed):
+                self.spare_used = True
             self.live.append(d)
 
     def set_autoplay(self, seat: int, throws: bool, single_covers: bool) -> None:
@@ -206,6 +212,8 @@ class MovePlan:
             )
         )
         values = self._row_values(self._number_events(), record_len, due_at)
+        # Final now: each event's JSON is written once, for its row and every socket.
+        self.live = [LiveEvent(ev) for ev in self.live]
         if self.acted is not None:
             self.seat_rows = [
                 {**s, "acted": True} if s["seat"] == self.acted else s for s in self.seat_rows
@@ -218,8 +226,8 @@ class MovePlan:
         )
 
     def _record_rows(self) -> tuple[list[Row], list[tuple[int, str]], int]:
-        """The record rows to add (throws, cover filled in when chosen, and outs, in
-        order), the covers of throws stored earlier, and the new record length."""
+        """The record rows to add (throws, cover filled in when chosen, outs and spares
+        used, in order), the covers of throws stored earlier, and the new record length."""
         match_id = self.row["id"]
         idx = self.row["record_len"]
         new_rows: list[Row] = []
@@ -246,17 +254,17 @@ class MovePlan:
                     pending[ev.n]["cover"] = text
                 else:
                     late_covers.append((ev.n, text))
-            elif isinstance(ev, SeatOut):
+            elif isinstance(ev, SeatOut | SpareUsed):
                 new_rows.append(
                     {
                         "match_id": match_id,
                         "idx": idx,
-                        "kind": "out",
+                        "kind": "out" if isinstance(ev, SeatOut) else "spare",
                         "n": None,
                         "seat": ev.seat,
                         "dice": None,
                         "cover": None,
-                        "reason": ev.reason,
+                        "reason": ev.reason if isinstance(ev, SeatOut) else None,
                     }
                 )
                 idx += 1
@@ -282,6 +290,9 @@ class MovePlan:
                 seconds=self.row["deadline_seconds"],
                 milliseconds=playback_ms(self.live, turn.seat),
             )
+        if self.spare_used:
+            # The move due keeps its seat, and its deadline starts again in full.
+            return self.now + timedelta(seconds=self.row["deadline_seconds"])
         due_at: datetime | None = self.row["due_at"]
         return due_at
 

@@ -75,8 +75,9 @@ class MatchSpec:
     server_seed: str | None = None
     #: Until when the seed stays hidden after the end (matches/disclosure.py).
     seed_hidden_until: datetime | None = None
-    #: The engine's first state for the variant and the number of seats.
-    first_state: Callable[[Variant, int], Match] = Match.new
+    #: The engine's first state for the variant and the number of seats (None: a
+    #: new match with ``spares``).
+    first_state: Callable[[Variant, int], Match] | None = None
     #: When the match's one clock runs out, whatever is played (a daily entry: its
     #: day's close), for a match with no clock per throw; the sweeper and a late move
     #: end it then as they do a throw whose deadline passed.
@@ -88,6 +89,9 @@ class MatchSpec:
     #: (None: none, for a rematch, which follows a finished match, and a daily entry,
     #: one a day).
     cap: MatchCap | None = None
+    #: The spare deadlines each seat is given (0 to 5; docs/fair-play.md): a passed
+    #: deadline uses one before it puts the seat out. Bots never wait for one.
+    spares: int = 0
 
     @property
     def seats(self) -> int:
@@ -128,6 +132,7 @@ async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Ou
             rated=spec.rules.rated,
             offers_rematch=spec.rules.offers_rematch,
             on_watch=spec.rules.on_watch,
+            spares=spec.spares,
         )
     )
     people: list[dict[str, Any]] = [
@@ -159,10 +164,11 @@ async def start(
     match_id: str,
     now: datetime,
     out: Outcome,
-    first_state: Callable[[Variant, int], Match] = Match.new,
+    first_state: Callable[[Variant, int], Match] | None = None,
 ) -> None:
     """All seats are filled: fix the client seed, draw the order of play and the bots'
-    strengths, and let bots move if the first seat is one."""
+    strengths, and let bots move if the first seat is one. ``first_state``: the
+    engine's first state (None: a new match with the spares the row gives)."""
     row = await match_row(conn, match_id)
     seats_in = await seat_rows(conn, match_id)
     client_seed = fair.combine_client_seeds(
@@ -189,7 +195,10 @@ async def start(
         .where(t.matches.c.id == match_id)
         .values(status="playing", started_at=now, client_seed=client_seed)
     )
-    m = first_state(Variant(row["variant"]), row["seat_count"])
+    if first_state is None:
+        m = Match.new(Variant(row["variant"]), row["seat_count"], spares=row["spares"])
+    else:
+        m = first_state(Variant(row["variant"]), row["seat_count"])
 
     def first_turn(db: Driver) -> MovePlan:
         plan = MovePlan(*load_match(db, match_id, lock=False), m, now)

@@ -274,6 +274,7 @@ async def _start_rematch(
         # None only for an offer made before offers fixed their seed: one is made now.
         server_seed=server_seed,
         origin=Origin("rematch", row["id"]),
+        spares=row["spares"],
     )
     outcomes = [first]
     for s in humans[1:]:

@@ -19,7 +19,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot import fair
-from jackpot.engine import Variant
+from jackpot.engine import MAX_SPARES, Variant
 from jackpot.web.accounts.blocks import check_not_blocked
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden, invalid
@@ -81,6 +81,7 @@ async def create_match(
     commitment: str | None = None,
     server_seed: str | None = None,
     origin: Origin | None = None,
+    spares: int = 0,
 ) -> Outcome:
     """A new match with ``actor`` in seat 0; ``max_active`` caps the matches the
     actor may have waiting or in play (None: no cap, for a rematch, which only
@@ -89,7 +90,8 @@ async def create_match(
 
     Its server seed is the pending one of ``commitment`` when the creator was shown
     it (used up here: 409 if it is not pending), or ``server_seed`` (a rematch offer's),
-    else one made with the match."""
+    else one made with the match. ``spares``: the spare deadlines each seat is given,
+    for a match between people (a bot never waits for one, nor does practice alone)."""
     now = now or utcnow()
     try:
         var = Variant(variant)
@@ -122,6 +124,7 @@ async def create_match(
             most=MAX_EXPIRY_SECONDS,
             given=expiry_seconds,
         )
+    check_spares(spares, seats - bots_count)
     if actor.is_guest and seats - bots_count != 1:
         raise forbidden(
             "a guest can play the bot or practise alone; sign up to play people", "account_required"
@@ -141,8 +144,22 @@ async def create_match(
         origin=origin or own_origin(seats, bots_count),
         rules=rules_for(seats - bots_count, bots_count, private),
         cap=None if max_active is None else MatchCap(max_active, actor.user_id),
+        spares=spares,
     )
     return await new_match(conn, spec, now)
+
+
+def check_spares(spares: int, people: int) -> None:
+    """422 unless ``spares`` is 0 to MAX_SPARES, and 0 for one person (with bots or
+    alone): only a person waits for a person, so only then may a deadline be spared."""
+    if not 0 <= spares <= MAX_SPARES:
+        raise invalid(
+            "spares must be from 0 to %(most)s, not %(given)s", most=MAX_SPARES, given=spares
+        )
+    if spares and people < 2:
+        raise invalid(
+            "spares are for matches between people: against bots or alone, spares must be 0"
+        )
 
 
 def own_origin(seats: int, bots: int) -> Origin:

@@ -172,20 +172,22 @@ async def run_move(
 
 
 def late(plan: MovePlan, step: Step, actor: Actor) -> None:
-    """A move that arrives after the throw's due time: the timeout the sweeper would
-    apply is applied here, in this transaction, so deadlines hold with no sweeper
-    running. The seat that was due is refused (``deadline_passed``, given to the
-    caller after the commit); another seat's move then meets the match as it is
-    after the timeout, and its refusal, if any, keeps the timeout too."""
+    """A move that arrives after the throw's due time: what the sweeper would apply
+    is applied here, in this transaction, so deadlines hold with no sweeper running.
+    The seat that was due uses a spare deadline if it has one left, and its move then
+    counts, made within the deadline that spare started; with none left it is put
+    out and its move refused (``deadline_passed``, given to the caller after the
+    commit). Another seat's move meets the match as it is after that, and its
+    refusal, if any, keeps the spare or the timeout too."""
     m = plan.match
     late_seat = m.turn.seat if m.turn is not None else None
     if late_seat is not None:
-        plan.apply(lambda mm: mm.leave(late_seat, "timeout"))
+        plan.apply(lambda mm: mm.deadline_passed(late_seat))
     mover = next(
         (s["seat"] for s in plan.seat_rows if s["user_id"] == actor.user_id and not s["is_bot"]),
         None,
     )
-    if mover == late_seat:
+    if mover is not None and mover == late_seat and plan.match.out[mover] is not None:
         plan.refusal = conflict(
             "the deadline for this throw passed at %(due)s: the seat was put out",
             "deadline_passed",

@@ -1,10 +1,12 @@
 """Ratings (openskill Plackett-Luce), per-seat statistics, and their rebuild.
 
 When a match finishes, ``match_finished`` runs inside the finishing transaction:
-it stores what every human seat did (``seat_stats``) and, when two or more people
-played, updates their ratings. ``rebuild`` deletes all of it and runs the very
-same function over every finished match in (finish time, id) order, so a rebuild
-gives the same numbers as the live updates did.
+it stores every human seat's place (``seat_stats``) and, when two or more people
+played, updates their ratings; the seats' figures from the record (turns, choices,
+skill) are written by the review after the commit (reviews.py). ``rebuild`` deletes
+all of it and runs the very same functions over every finished match in the order
+the live ratings were computed, so a rebuild gives the same numbers as the live
+updates did.
 
 Choices made here, and why:
 
@@ -32,7 +34,6 @@ Choices made here, and why:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -42,17 +43,15 @@ from openskill.models import PlackettLuce
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.fair.match_review import review_match
 from jackpot.web.base.storage.db import upsert
 from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables import players as r
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.store import match_row
 from jackpot.web.matches.store import seat_rows as seat_rows_of
-from jackpot.web.matches.views import record_of, record_rows
-from jackpot.web.players.match_figures import SeatSummary, summarise
+from jackpot.web.matches.views import record_rows
+from jackpot.web.players.reviews import queue, review_now
 
-log = logging.getLogger("jackpot.web.ratings")
 MODEL = PlackettLuce()
 START_MU = MODEL.mu
 START_SIGMA = MODEL.sigma
@@ -86,9 +85,13 @@ def outcome(seat: int, winners: Sequence[int]) -> str:
 
 async def rate_ended(conn: AsyncConnection, end: MatchEnd) -> None:
     """The end listener (registered by web/wiring.py): a match that was played
-    (not one called off before it started) is rated as it ends."""
+    (not one called off before it started) is rated as it ends, and its review
+    queued for after the commit (reviews.py)."""
     if end.match is not None:
-        await match_finished(conn, end.match_id, (end.row, end.seat_rows))
+        left = {seat for seat, why in enumerate(end.match.out) if why is not None}
+        at = await match_finished(conn, end.match_id, (end.row, end.seat_rows), left=left)
+        if at is not None:
+            await queue(conn, end.match_id, at)
 
 
 async def match_finished(
@@ -96,15 +99,19 @@ async def match_finished(
     match_id: str,
     written: tuple[Any, Sequence[Any]] | None = None,
     rated_at: datetime | None = None,
-) -> None:
-    """Store the seats' figures and update the ratings of a match that just ended.
+    left: set[int] | None = None,
+) -> datetime | None:
+    """Store the seats' places and update the ratings of a match that just ended;
+    returns the time it was rated at (None: nothing stored), for its review.
 
     Runs in the caller's transaction, so a rating never changes for a match that
     rolled back. Calling it twice for one match would rate it twice: the finisher
     calls it once (``rate_ended``), when the match ends, with the match row and seats
-    the ending action has just ``written`` (not read back: on PostgreSQL every statement here is
-    a round trip that the moves batched with this one wait through). ``rated_at``:
-    the time the live rating took for it, which a rebuild keeps.
+    the ending action has just ``written`` and the seats the engine says ``left`` (not
+    read back: on PostgreSQL every statement here is a round trip that the moves
+    batched with this one wait through). The seats' figures from the record stay at
+    zero here; the review writes them (reviews.py). ``rated_at``: the time the live
+    rating took for it, which a rebuild keeps.
     """
     seat_rows: Sequence[Any]
     if written is None:
@@ -113,51 +120,32 @@ async def match_finished(
         row, seat_rows = written
     result = row["result"]
     if not result or row["finished_at"] is None:
-        return
+        return None
     if row["origin"] == "daily":
-        return  # a daily entry has no places: the day's board ranks it
+        return None  # a daily entry has no places: the day's board ranks it
     people = [s for s in seat_rows if not s["is_bot"]]
     if not any(s["user_id"] is not None for s in people):
-        return
-    record = record_of(row, seat_rows, await record_rows(conn, match_id))
-    try:
-        seat_reviews = summarise(review_match(record))
-    except Exception:
-        # Never let the figures stop a match from ending: the result stands and the
-        # people are still rated; only this match's turn figures stay empty.
-        log.exception("could not review match %s for its figures", match_id)
-        seat_reviews = [SeatSummary() for _ in seat_rows]
+        return None
     places: list[int] = result["places"]
     winners: list[int] = result["winners"]
-    stats = []
-    for s in people:
-        if s["user_id"] is None:
-            continue
-        seat = s["seat"]
-        sr = seat_reviews[seat]
-        stats.append(
-            {
-                "match_id": match_id,
-                "seat": seat,
-                "user_id": s["user_id"],
-                "variant": row["variant"],
-                "finished_at": row["finished_at"],
-                "seats": len(seat_rows),
-                "humans": len(people),
-                "place": places[seat],
-                "outcome": outcome(seat, winners),
-                "turns": sr.turns,
-                "jackpots": sr.jackpots,
-                "score_sum": sr.score_sum,
-                "choices": sr.choices,
-                "best_choices": sr.best_choices,
-                "given_away": float(sr.shut_given_away),
-                "decisions": sr.skill.decisions,
-                "skill_given_away": float(sr.skill.given_away),
-            }
-        )
+    stats = [
+        {
+            "match_id": match_id,
+            "seat": s["seat"],
+            "user_id": s["user_id"],
+            "variant": row["variant"],
+            "finished_at": row["finished_at"],
+            "seats": len(seat_rows),
+            "humans": len(people),
+            "place": places[s["seat"]],
+            "outcome": outcome(s["seat"], winners),
+            **NO_FIGURES,
+        }
+        for s in people
+        if s["user_id"] is not None
+    ]
     at = rated_at or row["finished_at"]
-    rated = _rated(record, seat_rows, stats) if row["rated"] else []
+    rated = _rated(await _who_played(conn, match_id, people, left), stats) if row["rated"] else []
     variant = row["variant"]
     if rated:
         at, claimed = await _claim_order(conn, variant, at, [s["user_id"] for s in rated])
@@ -166,26 +154,47 @@ async def match_finished(
     await conn.execute(insert(r.seat_stats), stats)
     if rated:
         await _rate(conn, match_id, variant, at, rated, winners, claimed)
+    return at
 
 
-def _rated(
-    record: dict[str, Any], seat_rows: Sequence[Any], stats: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The people whose ratings this match changes: not those who left before their
-    first throw, and nobody unless two people or more threw at least once.
+#: A seat's figures from the record before its review writes them (reviews.py).
+NO_FIGURES: dict[str, Any] = {
+    "turns": 0,
+    "jackpots": 0,
+    "score_sum": 0,
+    "choices": 0,
+    "best_choices": 0,
+    "given_away": 0.0,
+    "decisions": 0,
+    "skill_given_away": 0.0,
+}
 
-    A throw autoplay made is not the person's: where the seat says whether its person
-    acted (every match since autoplay) that decides; before, the record's throws do."""
-    events = record["events"]
-    threw = {e["seat"] for e in events if e["type"] == "throw"}
-    for s in seat_rows:
+
+async def _who_played(
+    conn: AsyncConnection, match_id: str, people: Sequence[Any], left: set[int] | None
+) -> tuple[set[int], set[int]]:
+    """The seats whose person threw at least once, and those that left (resigned or
+    timed out). A throw autoplay made is not the person's: where the seat says whether
+    its person acted (every match since autoplay) that decides, and the engine's state
+    says who left; a match from before autoplay, or the rebuild, reads its record."""
+    if left is not None and all(s["acted"] is not None for s in people):
+        return {s["seat"] for s in people if s["acted"]}, left
+    events = await record_rows(conn, match_id)
+    threw = {e["seat"] for e in events if e["kind"] == "throw"}
+    for s in people:
         if s["acted"] is None:
             continue
         if s["acted"]:
             threw.add(s["seat"])
         else:
             threw.discard(s["seat"])
-    left = {e["seat"] for e in events if e["type"] == "out"}
+    return threw, {e["seat"] for e in events if e["kind"] == "out"}
+
+
+def _rated(played: tuple[set[int], set[int]], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The people whose ratings this match changes: not those who left before their
+    first throw, and nobody unless two people or more threw at least once."""
+    threw, left = played
     if sum(1 for s in stats if s["seat"] in threw) < 2:
         return []
     return [s for s in stats if s["seat"] in threw or s["seat"] not in left]
@@ -352,6 +361,7 @@ async def rebuild(conn: AsyncConnection) -> int:
             )
         ).all()
     }
+    await conn.execute(delete(r.pending_reviews))
     await conn.execute(delete(r.rating_history))
     await conn.execute(delete(r.player_ratings))
     await conn.execute(delete(r.seat_stats))
@@ -367,5 +377,6 @@ async def rebuild(conn: AsyncConnection) -> int:
     for match_id, finished_at in sorted(
         finished, key=lambda m: (rated_at.get(m.id, m.finished_at), m.id)
     ):
-        await match_finished(conn, match_id, rated_at=rated_at.get(match_id, finished_at))
+        if await match_finished(conn, match_id, rated_at=rated_at.get(match_id, finished_at)):
+            await review_now(conn, match_id)
     return len(finished)

@@ -149,6 +149,10 @@ matches = Table(
     Column("rated", Boolean, nullable=False, server_default=true()),
     Column("offers_rematch", Boolean, nullable=False, server_default=true()),
     Column("on_watch", Boolean, nullable=False, server_default=true()),
+    #: The spare deadlines each seat was given (0 to 5; docs/fair-play.md): a passed
+    #: deadline uses one before it puts the seat out. Each seat's left is the engine's
+    #: (``state``'s ``spares_left``).
+    Column("spares", Integer, nullable=False, server_default="0"),
     Index("ix_matches_due", "due_at"),
     Index("ix_matches_lobby", "status", "private"),
 )
@@ -179,13 +183,13 @@ seats = Table(
     Index("ix_seats_user", "user_id"),
 )
 
-#: The record's event log (its throws and outs, docs/fair-play.md), one row each.
+#: The record's event log (its throws, outs and spares used, docs/fair-play.md), one row each.
 record_events = Table(
     "record_events",
     metadata,
     Column("match_id", String(24), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
-    Column("kind", String(5), nullable=False),  # throw | out
+    Column("kind", String(5), nullable=False),  # throw | out | spare
     Column("n", Integer, nullable=True),
     Column("seat", Integer, nullable=False),
     Column("dice", String(8), nullable=True),  # "3,4" or "5"

@@ -32,12 +32,16 @@ seeks = Table(
     #: provisional: what the pairing and the open list compare.
     Column("rating", Integer, nullable=False),
     Column("provisional", Boolean, nullable=False),
+    #: The spare deadlines the match gives each seat: seeks pair only with equal spares.
+    Column("spares", Integer, nullable=False, server_default="0"),
     Column("status", String(10), nullable=False),
     Column("match_id", String(24), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
     #: The waiting seeks of one kind, oldest first: the pairing's one index range.
-    Index("ix_seeks_open", "status", "variant", "deadline_seconds", "seats", "created_at"),
+    Index(
+        "ix_seeks_open", "status", "variant", "deadline_seconds", "seats", "spares", "created_at"
+    ),
     Index("ix_seeks_user", "user_id", "status"),
 )
 
@@ -50,6 +54,8 @@ challenges = Table(
     Column("to_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     Column("variant", String(10), nullable=False),
     Column("deadline_seconds", Integer, nullable=False),
+    #: The spare deadlines the match would give each seat.
+    Column("spares", Integer, nullable=False, server_default="0"),
     #: open, accepted, declined, withdrawn or expired.
     Column("status", String(10), nullable=False),
     Column("match_id", String(24), nullable=True),

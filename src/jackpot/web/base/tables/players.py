@@ -97,3 +97,19 @@ seat_stats = Table(
     Column("skill_given_away", Float, nullable=False, server_default="0"),
     Index("ix_seat_stats_user", "user_id", "finished_at"),
 )
+
+#: Matches whose end was rated but whose review (the seats' figures from the record,
+#: players/reviews.py) is still to be written: queued by the ending transaction, taken
+#: by the review step after the commit, deleted in the transaction that writes the
+#: figures. ``claim`` and ``claimed_until`` are a pass's lease: a process that died
+#: mid-pass leaves the row to be taken again once it runs out.
+pending_reviews = Table(
+    "pending_reviews",
+    metadata,
+    Column("match_id", String(24), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    #: When the match was rated: the figures are written in the order the ratings were.
+    Column("queued_at", UTCDateTime(), nullable=False),
+    Column("claim", String(32), nullable=True),
+    Column("claimed_until", UTCDateTime(), nullable=True),
+    Index("ix_pending_reviews_queued", "queued_at"),
+)

@@ -15,7 +15,7 @@ from typing import Any
 
 from babel import lists
 
-from jackpot.i18n import current_locale
+from jackpot.i18n import current_locale, ngettext
 from jackpot.i18n import gettext as _
 from jackpot.i18n.formats import duration, time_left
 
@@ -24,7 +24,7 @@ from jackpot.i18n.formats import duration, time_left
 class About:
     """One piece of news, as the push worker found it when it sent."""
 
-    #: "turn", "reminder", "rematch", the end news "out" or "ended", or "challenge"
+    #: "turn", "reminder", "spare", "rematch", the end news "out" or "ended", or "challenge"
     kind: str
     #: The match's id; for a challenge, the challenge's.
     ref: str
@@ -40,6 +40,8 @@ class About:
     place: int | None = None
     #: For a challenge: the seconds for each throw it offers.
     per_throw: int | None = None
+    #: For "spare": the spare deadlines the reader has left.
+    spares_left: int = 0
 
     @property
     def url(self) -> str:
@@ -77,6 +79,8 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
     if about.kind in ("out", "ended"):
         return _end_texts(about, classic, names)
     remaining = time_left(about.due_at - now) if about.due_at else _("less than a minute")
+    if about.kind == "spare":
+        return _spare_texts(about, classic, names, remaining)
     if about.kind == "reminder":
         if classic:
             body = _(
@@ -98,6 +102,22 @@ def _texts(about: About, now: datetime) -> tuple[str, str]:
     if about.due_at is not None:
         body += " " + _("Deadline in %(left)s.", left=remaining)
     return _("Your throw"), body
+
+
+def _spare_texts(about: About, classic: bool, names: str, remaining: str) -> tuple[str, str]:
+    """A passed deadline used one of the reader's spares: how many are left, and the
+    deadline that started again."""
+    if classic:
+        body = _("You missed a deadline in Classic against %(names)s.", names=names)
+    else:
+        body = _("You missed a deadline in Jackpot against %(names)s.", names=names)
+    body += " " + ngettext(
+        "A spare deadline was used: %(num)d left.",
+        "A spare deadline was used: %(num)d left.",
+        about.spares_left,
+    )
+    body += " " + _("Deadline in %(left)s.", left=remaining)
+    return _("Spare deadline used"), body
 
 
 def _challenge_texts(about: About, classic: bool) -> tuple[str, str]:

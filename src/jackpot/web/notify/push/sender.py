@@ -45,8 +45,15 @@ from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.notify import NOTICE_STATUSES, notices
 from jackpot.web.base.tables.play import rematch_offers
 from jackpot.web.base.tables.push import push_sends, push_subscriptions
-from jackpot.web.notify.mailbox import ending, offer_open, still_true
-from jackpot.web.notify.notices import END_KINDS, GRACE, GRACE_SHARE, grace, move_early_reminders
+from jackpot.web.notify.mailbox import ending, offer_open, spares_left_of, still_true
+from jackpot.web.notify.notices import (
+    END_KINDS,
+    GRACE,
+    GRACE_SHARE,
+    SPARE,
+    grace,
+    move_early_reminders,
+)
 from jackpot.web.notify.outbox import LEASE, MAX_ATTEMPTS, backoff
 from jackpot.web.notify.push.delivery import REFUSED, client_session, send_one
 from jackpot.web.notify.push.messages import About, payload
@@ -246,10 +253,11 @@ async def _notice_about(conn: AsyncConnection, key: str) -> About | None:
         n.match_id,
         match.variant,
         [name for seat, name in sorted(names.items()) if seat != n.seat],
-        match.due_at if n.kind in ("turn", "reminder") else None,
+        match.due_at if n.kind in ("turn", "reminder", SPARE) else None,
         by,
         reason,
         place,
+        spares_left=spares_left_of(n.seat, match) if n.kind == SPARE else 0,
     )
 
 

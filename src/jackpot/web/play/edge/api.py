@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from jackpot.engine import MAX_SPARES
 from jackpot.i18n import N_
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
 from jackpot.web.base.clock import iso, utcnow
@@ -76,6 +77,14 @@ class CreateMatch(BaseModel):
         strict=True,
         json_schema_extra={"minimum": MIN_EXPIRY_SECONDS, "maximum": MAX_EXPIRY_SECONDS},
     )
+    spares: int = Field(
+        0,
+        description="spare deadlines each seat is given: a missed deadline uses one (the "
+        "deadline starts again) before it puts the seat out; 0 to 5, and 0 unless two or "
+        "more people play",
+        strict=True,
+        json_schema_extra={"minimum": 0, "maximum": MAX_SPARES},
+    )
 
 
 class JoinMatch(BaseModel):
@@ -128,6 +137,7 @@ async def create_match(body: CreateMatch, request: Request, response: Response) 
             max_active=active_cap(settings, actor.is_guest),
             expiry_seconds=body.expiry_seconds,
             commitment=body.commitment,
+            spares=body.spares,
         )
     if token is not None:
         set_session_cookie(response, settings, token, GUEST_DAYS)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from starlette.datastructures import FormData
 
-from jackpot.engine import Variant
+from jackpot.engine import MAX_SPARES, Variant
 from jackpot.web.base.edge.forms import form_text
 from jackpot.web.base.errors import invalid
 from jackpot.web.base.settings import (
@@ -41,6 +41,8 @@ class MatchChoices:
     bots: int
     deadline_seconds: int
     expiry_seconds: int
+    #: 0 for a match with one person: the form's choice only counts between people.
+    spares: int = 0
 
 
 @dataclass(frozen=True)
@@ -91,4 +93,14 @@ def read_choices(form: FormData, min_deadline: int) -> MatchChoices:
     expiry = _number(form, "expiry_seconds", DEFAULT_EXPIRY_SECONDS)
     if expiry is None or not MIN_EXPIRY_SECONDS <= expiry <= MAX_EXPIRY_SECONDS:
         raise invalid("choose how long to wait for players from the list")
-    return MatchChoices(variant, seats, bots, deadline, expiry)
+    return MatchChoices(variant, seats, bots, deadline, expiry, read_spares(form, seats - bots))
+
+
+def read_spares(form: FormData, people: int = 2) -> int:
+    """The form's spare deadlines (0 when absent), or a 422 in words; 0 whatever was
+    chosen when only one person plays, since a bot never waits for a spare."""
+    spares = _number(form, "spares", 0)
+    if spares is None or not 0 <= spares <= MAX_SPARES:
+        raise invalid("choose a number of spare deadlines from the list (0 to %(most)s)",
+                      most=MAX_SPARES)
+    return spares if people >= 2 else 0

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from jinja2 import TemplateNotFound
 
+from jackpot.engine import MAX_SPARES
 from jackpot.web.accounts.credentials import GUEST_DAYS, new_guest
 from jackpot.web.base.clock import iso, utcnow
 from jackpot.web.base.edge.forms import form_text, read_form, see_other
@@ -108,6 +109,7 @@ async def new_match_form(request: Request) -> Response:
             "expiries": EXPIRIES,
             "seed": secrets.token_hex(8),
             "min_deadline": settings_of(request).min_deadline_seconds,
+            "max_spares": MAX_SPARES,
         },
     )
 
@@ -134,6 +136,7 @@ async def new_match(request: Request) -> Response:
                 max_active=active_cap(settings_of(request), actor.is_guest),
                 expiry_seconds=chosen.expiry_seconds,
                 commitment=form_text(form, "commitment") or None,
+                spares=chosen.spares,
             )
     except ApiError as exc:
         return await render(
@@ -145,6 +148,7 @@ async def new_match(request: Request) -> Response:
                 "seed": secrets.token_hex(8),
                 "error": exc.message,
                 "min_deadline": settings_of(request).min_deadline_seconds,
+                "max_spares": MAX_SPARES,
             },
             status=exc.status,
         )

@@ -8,6 +8,7 @@ import re
 import secrets
 from datetime import UTC, datetime
 
+import pytest
 from browser_helpers import NEXT_ACTION, account
 from playwright.sync_api import Browser, Page, expect
 
@@ -30,6 +31,7 @@ def play_with_keys(page: Page, max_steps: int = 500) -> int:
     raise AssertionError("the entry did not end")
 
 
+@pytest.mark.pg
 def test_a_whole_daily_entry(browser: Browser, live_server) -> None:  # type: ignore[no-untyped-def]
     url = live_server.url
     tag = secrets.token_hex(3)
