@@ -29,7 +29,7 @@ LOCALE := src/jackpot/locale
 PO := $(foreach l,$(LANGS),$(LOCALE)/$(l)/LC_MESSAGES/messages.po $(LOCALE)/$(l)/LC_MESSAGES/js.po)
 MO := $(PO:.po=.mo)
 # The API's error helpers take a catalog message too (web/base/errors.py).
-ERROR_KEYWORDS := -k bad_request -k unauthorized -k forbidden -k not_found -k conflict -k invalid -k ApiError:3
+ERROR_KEYWORDS := -k bad_request -k unauthorized -k forbidden -k not_found -k conflict -k invalid -k ApiError:3 -k CountedError:3,4
 EXTRACT := $(BIN)/pybabel extract --no-location --sort-output --no-wrap --omit-header
 
 $(LOCALE)/%.mo: $(LOCALE)/%.po $(STAMP)

@@ -389,6 +389,30 @@ def test_test_modules_have_distinct_names() -> None:
     assert clashes == [], f"test modules sharing a name (rename one): {clashes}"
 
 
+def test_tests_of_the_migrations_start_from_an_empty_database() -> None:
+    """``database_url`` is migrated already (a copy of a template), where an upgrade to
+    an older revision changes nothing and a test of a migration would pass without
+    running it: a test module that drives alembic takes ``empty_database_url``."""
+    tests = SRC.parent / "tests"
+    wrong = []
+    for path in sorted(tests.rglob("test_*.py")):
+        if "node_modules" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        imported = {
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+        if not any(m == "alembic" or m.startswith("alembic.") or m.endswith(".migrate")
+                   for m in imported):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                a.arg == "database_url" for a in node.args.args
+            ):
+                wrong.append(f"{path.relative_to(tests.parent)}::{node.name}")
+    assert wrong == [], f"migration tests on an already migrated database: {wrong}"
+
+
 PLAY = "jackpot.web.play"
 #: play/'s wings: the move's SQL (and the matches kept as committed), and what faces
 #: the network. Features above play/ use its root, the match's life, and the app

@@ -42,10 +42,10 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
     play_the_bot(page, live_server.url)
     expect(page.locator("#seats li")).to_have_count(2)
     expect(page.locator("#status")).to_contain_text("Your throw")
-    # The bot is named once, its strength a secret until the end; a guest has no
+    # The bot is named once, the rule it plays by a secret until the end; a guest has no
     # profile, so nothing in the seats is a link.
     expect(page.locator("#seats li .name", has_text="Bot")).to_have_count(1)
-    expect(page.locator("#seats .badge")).to_have_text("strength: secret")
+    expect(page.locator("#seats .badge")).to_have_text("rule: secret")
     expect(page.locator("#seats a")).to_have_count(0)
     commitment = page.locator("#commitment").inner_text()
     assert len(commitment) == 64
@@ -78,15 +78,15 @@ def test_guest_plays_the_bot_to_the_end(page: Page, live_server) -> None:  # typ
     # the jackpot included, as the live events wrote.
     live_log = page.locator("#log").inner_text()
     assert "this turn (total" in live_log or "a jackpot!" in live_log
-    # The end reveals the bot's strength live, and a reload shows the same seats.
+    # The end reveals the bot's rule live, and a reload shows the same seats.
     expect(page.locator("#seats .badge")).to_have_text(
-        re.compile(r"^strength: (lowest|highest|best)$")
+        re.compile(r"^rule: (lowest tile|highest tile|best move)$")
     )
     live_seats = page.locator("#seats").inner_text()
     page.reload()
     expect(page.locator("#log li")).to_have_count(len(live_log.splitlines()))
     assert page.locator("#log").inner_text() == live_log
-    expect(page.locator("#seats .badge")).to_have_text(re.compile("^strength: "))
+    expect(page.locator("#seats .badge")).to_have_text(re.compile("^rule: "))
     assert page.locator("#seats").inner_text() == live_seats
 
 

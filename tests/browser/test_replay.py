@@ -118,6 +118,18 @@ def test_step_through_a_replay_with_buttons_and_keys(page: Page, live_server: An
     # The link to a step survives a reload.
     page.reload()
     expect(where).to_have_text(f"Step {k + 1} of {n}")
+    # The options' headers wrap only when the table has used the width beside it.
+    wrapped, table, room = page.evaluate(
+        """() => {
+          const t = document.querySelector('#odds');
+          const line = parseFloat(getComputedStyle(t.querySelector('th')).lineHeight) || 20;
+          const tall = [...t.querySelectorAll('thead th')].some(
+            (th) => th.getBoundingClientRect().height > 2.2 * line);
+          return [tall, t.getBoundingClientRect().width,
+                  document.querySelector('#odds-box').getBoundingClientRect().width];
+        }"""
+    )
+    assert not wrapped or table >= room - 2, (wrapped, table, room)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(
         path=str(SCREENSHOTS / "replay-desktop.png"), full_page=True, animations="disabled"

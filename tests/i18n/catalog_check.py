@@ -25,7 +25,7 @@ JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 ERROR_KEYWORDS = {
     name: None
     for name in ("bad_request", "unauthorized", "forbidden", "not_found", "conflict", "invalid")
-} | {"ApiError": (3,)}
+} | {"ApiError": (3,), "CountedError": (3, 4)}
 
 
 def source_messages(domain: str) -> dict[str, str | None]:

@@ -210,9 +210,11 @@ def test_every_api_error_message_is_a_catalog_entry() -> None:
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            at = 2 if name == "ApiError" else 0
-            literal = len(node.args) <= at or isinstance(node.args[at], ast.Constant)
-            if (name in helpers or name == "ApiError") and not literal:
+            at = {"ApiError": [2], "CountedError": [2, 3]}.get(str(name), [0])
+            literal = all(len(node.args) <= i or isinstance(node.args[i], ast.Constant) for i in at)
+            if (name in helpers or name in ("ApiError", "CountedError")) and not literal:
                 wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not wrong, "messages that the catalog cannot see:\n" + "\n".join(wrong)
-    assert "there is no match %(match)s" in source_messages("messages")
+    found = source_messages("messages")
+    assert "there is no match %(match)s" in found
+    assert found["you may block at most %(num)s player"] == "you may block at most %(num)s players"

@@ -50,6 +50,8 @@ def visible(html: str) -> str:
     """What a person reads or hears of a page: its text, and the attributes that are
     read out or shown (not its scripts' data, styles, class names or links)."""
     html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
+    # Text marked as English on purpose (the API schema's own descriptions).
+    html = re.sub(r'<(td|p|span|code)\b[^>]*\blang="en"[^>]*>.*?</\1>', "", html, flags=re.S)
     said = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', html)
     return "\n".join([*re.split(r"<[^>]*>", html), *said])
 
@@ -101,6 +103,7 @@ async def pages(make_client: Any, settings: Any) -> tuple[httpx.AsyncClient, lis
         "/analysis?variant=jackpot&open=1,2&dice=3",
         "/no-such-page",
         "/offline",
+        "/api-docs",
         f"/unsubscribe/{unsubscribe_token(settings, user_id)}",
         "!/signup",
         "!/login",

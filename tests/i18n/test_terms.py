@@ -39,6 +39,13 @@ ENGLISH = {
     "daily deal": r"\b[Dd]eal(s|'s)?\b|\bdaily (entry|·)",
     # "challenges must be ..." names the API field, which stays English.
     "challenge": r"\b[Cc]halleng(e|es|ed|ing)\b(?! must be)",
+    # One person's play of a daily deal; "you have entered this deal" is the verb.
+    "entry": r"\b[Ee]ntr(y|ies)\b",
+    # The replay of a match (a page), not the verb of the verifier ("replay the match").
+    "replay": r"(?i)(\b(the|a) |^)replay\b(?!ed)",
+    # A computer player; "Bot", "Bot 2" are the bots' names, said as they are.
+    # 'Bot' quoted is a reserved name, and "bots must be" the API's field.
+    "bot": r"(?<!')\b[Bb]ots?\b(?! \d| must)",
 }
 
 
@@ -68,6 +75,9 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # The day's dice are not one player's offer of a match, and no offer is daily.
         "daily deal": Term(r"(?i)jogos? do dia", r"(?i)desafi"),
         "challenge": Term(r"(?i)desafi", r"(?i)jogos? do dia"),
+        "entry": Term(r"(?i)participaç"),
+        "replay": Term(r"(?i)repetiç"),
+        "bot": Term(r"(?i)\bbots?\b"),
     },
     "ms": {
         "score": Term(r"(?i)\bskor\b"),
@@ -82,6 +92,10 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "deadline": Term(r"(?i)\bhad masa\b", r"(?i)tarikh akhir"),
         "daily deal": Term(r"(?i)permainan harian", r"(?i)cabar"),
         "challenge": Term(r"(?i)cabar", r"(?i)permainan harian"),
+        "entry": Term(r"(?i)penyertaan"),
+        # One word for the replay: not "ulang tayang" (a broadcast's) or "rakaman".
+        "replay": Term(r"(?i)main semula", r"(?i)ulang tayang|rakaman|ulangan"),
+        "bot": Term(r"(?i)\bbot\b"),
     },
     "et": {
         "score": Term(r"(?i)punktisumma", r"(?i)\btulemus"),
@@ -101,6 +115,11 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         "deadline": Term(r"(?i)tähta[ej]"),
         "daily deal": Term(r"(?i)päevamän[gu]", r"(?i)väljakut"),
         "challenge": Term(r"(?i)väljakut", r"(?i)päevamän[gu]"),
+        # An attempt (sooritus), which can be better than par; osavõtt is taking part.
+        "entry": Term(r"(?i)soorit", r"(?i)osav[õo]t|osale"),
+        "replay": Term(r"(?i)kordus"),
+        # "client_seed:bot:1" is the label, written as it is.
+        "bot": Term(r"(?i)robot", r"(?i)(?<![:{])\bbot(?!:)"),
     },
     "sk": {
         "score": Term(r"(?i)skóre"),
@@ -117,18 +136,34 @@ GLOSSARY: dict[str, dict[str, Term]] = {
         # Denná hra, dennej hry, dennú hru, denných hier; výzva, výziev, vyzvať, vyzýva.
         "daily deal": Term(r"(?i)\bdenn\w+ h(r|ier)", r"(?i)výz[vi]|vyz[vý]"),
         "challenge": Term(r"(?i)výz[vi]|vyz[vý]", r"(?i)\bdenn\w+ h(r|ier)"),
+        # An attempt (pokus), which can be better than par; účasť is taking part.
+        "entry": Term(r"(?i)\bpokus", r"(?i)účas[tť]"),
+        # The replay is watched (prehrávanie); a záznam is the record one downloads.
+        "replay": Term(r"(?i)prehráva", r"(?i)záznam"),
+        "bot": Term(r"(?i)\bbot"),
     },
 }
 
 #: Never right in these catalogs, whatever the English.
 BANNED: dict[str, str] = {
     # Brazilian: "rodada", the n > 1 ordinal "1º"; "Enviem-me" spoke to the site as a crowd.
-    "pt": r"rodada|\)sº|\dº|Enviem|pontuad|\bFecha a caixa",
+    "pt": r"rodada|\)sº|\dº|Enviem|pontuad|\bFecha a caixa"
+    # A reader's round three: a masculine "nos etiquetas", a clumsy "À espera de que X
+    # aceite", "de 1 a 64" for a length, "ótimo" for perfect play.
+    r"|nos etiquetas|À espera de que|não tem de \d|[Jj]ogo ótimo|nada do que alcança",
     # "mix the dice", "valuable", a final date for a one-minute deadline.
-    "ms": r"(?i)campur|bernilai|dinilai|tarikh akhir|terpaksa",
-    "et": r"(?i)\bpööre|klassikalises mängus",
+    "ms": r"(?i)campur|bernilai|dinilai|tarikh akhir|terpaksa"
+    # The spoken register ("Tolong", "Faham"), and calques ("Tidak sekali-kali" for
+    # never, "mengambil" nine throws, "tiada sesiapa ... ialah manusia").
+    r"|\btolong\b|^faham$|sekali-kali|mengambil sembilan|ialah manusia, jadi",
+    "et": r"(?i)\bpööre|klassikalises mängus"
+    r"|\bLugu on\b|Jäta see lõpuks|\biganes\b|Ootavad kohe|p\.p\.|\bJackpote\b"
+    r"|^(Kõrgemale|Madalamale)$",
     # The informal imperatives; "Ste na hode" for "your throw".
-    "sk": r"\b(Zavri|Hoď|Zakry|Pozri|Skús)\b|na hode|Na hode|\bbox\b",
+    "sk": r"\b(Zavri|Hoď|Zakry|Pozri|Skús)\b|na hode|Na hode|\bbox\b"
+    # Past events in the present ("sa vzdáva", "odmieta"), a bot "on a strength", a
+    # nominative after "z" ("z dvanásť a pol"), "vyberá sa" for "is choosing".
+    r"|sa vzdáva|odmieta odvetu|troch síl|z dvanásť|vyberá sa",
 }
 
 
@@ -230,6 +265,46 @@ def test_the_daily_deal_and_a_challenge_stay_apart() -> None:
         "no '(?i)\\\\bdenn\\\\w+ h(r|ier)'",
         "'výzv' is not the daily deal",
     ]
+
+
+def test_portuguese_says_no_voce_in_a_sentence() -> None:
+    """The site speaks to a stranger without a pronoun ("Esta página só é visível para
+    si"); "você" is left only as the one-word label of the reader's own seat."""
+    labels = {"You", "you", "(you)", " (you)"}
+    left = [(en, text) for en, text in entries("pt") if "você" in text.lower() and en not in labels]
+    assert not left, left
+
+
+def test_malay_says_result_as_hasil() -> None:
+    """A result is "hasil"; "keputusan" stays for a decision, which the same pages count."""
+    # "result must be 'won' ..." names the API's field, which stays English.
+    said = [
+        (en, text)
+        for en, text in entries("ms")
+        if re.search(r"(?i)\bresults?\b(?! must)", PLACEHOLDER.sub("", en))
+    ]
+    assert len(said) >= 5, said
+    wrong = [(en, text) for en, text in said if not re.search(r"(?i)hasil", text)]
+    wrong += [(en, text) for en, text in said if re.search(r"(?i)keputusan", text)]
+    assert not wrong, wrong
+    decided = [text for en, text in entries("ms") if en == "Decisions"]
+    assert decided == ["Keputusan"]
+
+
+def test_an_entry_is_an_attempt_and_a_replay_is_watched() -> None:
+    """An entry said as taking part ("osavõtt", "účasť"), the replay called the record
+    ("záznam") or a broadcast ("ulang tayang"), or an Estonian "bot", fails."""
+    drifted = misuses("et", "entry", [("Your entry", "Sinu osavõtt")])
+    assert [m.split(": ", 1)[1] for m in drifted] == [
+        "no '(?i)soorit'",
+        "'osavõt' is not the entry",
+    ]
+    assert misuses("sk", "entry", [("Your entry", "Váš pokus")]) == []
+    assert len(misuses("sk", "replay", [("Replay", "Záznam")])) == 2
+    assert len(misuses("ms", "replay", [("Loading the replay…", "Memuatkan ulang tayang…")])) == 2
+    assert misuses("sk", "replay", [("Hash the seed; replay the match by the rules", "x")]) == []
+    assert len(misuses("et", "bot", [("Play the bot", "Mängi boti vastu")])) == 2
+    assert misuses("et", "bot", [("A bot in seat 1", "Robot kohal 1 (client_seed:bot:1)")]) == []
 
 
 def test_the_old_terms_are_kept() -> None:

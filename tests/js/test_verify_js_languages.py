@@ -209,16 +209,18 @@ def records_with_every_strength() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_bot_strengths_are_named_in_the_pages_language(lang: str) -> None:
-    """A record names a bot's strength by its id ("best"); the report words it."""
+    """A record names a bot's strength by its id ("best"); the report says the rule it
+    plays by ("best move") in the page's words."""
     gettext = translations(lang, "js").gettext
+    rules = {"lowest": "lowest tile", "highest": "highest tile", "best": "best move"}
     made = records_with_every_strength()
     reports = node_verify(*made, catalog=js_catalog(lang))
     for record, report in zip(made, reports, strict=True):
         assert report["ok"], report
         checks = " ".join(report["checks"])
         for strength in {s["bot"] for s in record["seats"] if s["bot"]}:
-            assert gettext(strength) != strength
-            assert re.search(rf"(?<!\w){re.escape(gettext(strength))}(?!\w)", checks), checks
+            assert gettext(rules[strength]) != rules[strength]
+            assert re.search(rf"(?<!\w){re.escape(gettext(rules[strength]))}(?!\w)", checks), checks
             assert not re.search(rf"(?<!\w){strength}(?!\w)", checks), checks
 
 

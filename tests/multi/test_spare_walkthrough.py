@@ -194,12 +194,17 @@ async def _walk(base: str, url: str, outbox: Path) -> None:
             await asyncio.sleep(0.5)
         assert spare_seen and out_seen and state["status"] == "finished", state
         note("the match is over")
-        # The last news (the end) goes within a few passes of the workers.
+        # The news of the time-out goes within a few passes of the workers (the mail
+        # may wait for the hourly cap, which the spare's mail started).
         idle_mail = people[idle]["email"]
+        # The mails name the others in the order of play.
+        others = " and ".join(people[by_seat[seat]]["name"] for seat in (1, 2))
+        out_subject = f"You ran out of time in Jackpot against {others}"
         while time.monotonic() - start < BOUND:
             mails.look()
-            kinds = [m["Subject"] for _at, m in mails.to(idle_mail)]
-            if len(kinds) >= 3 and len(phones[idle].got) >= 3:
+            subjects = [m["Subject"] for _at, m in mails.to(idle_mail)]
+            pushed = [msg["kind"] for _at, msg in phones[idle].got]
+            if out_subject in subjects and "out" in pushed:
                 break
             await asyncio.sleep(1)
         await asyncio.sleep(12)  # one more pass of each worker: nothing late is missed
@@ -211,10 +216,9 @@ async def _walk(base: str, url: str, outbox: Path) -> None:
                 print(f"{at:7.1f} s real  push to {me['name']}: {msg['title']}: {msg['body']}")
         subjects = [m["Subject"] for _at, m in mails.to(idle_mail)]
         name = people[idle]["name"]
-        others = " and ".join(p["name"] for k, p in enumerate(people) if k != idle)
         turn = subjects.index(f"Your throw in Jackpot against {others}")
         spare = subjects.index(f"You missed a deadline against {others}: a spare deadline was used")
-        out = subjects.index(f"You ran out of time in Jackpot against {others}")
+        out = subjects.index(out_subject)
         assert turn < spare < out, subjects
         spare_text = mails.to(idle_mail)[spare][1].get_body(("plain",)).get_content()
         assert "You have 0 spares left." in spare_text

@@ -88,9 +88,12 @@ export function orList(items) {
   return new Intl.ListFormat(intlLocale, { style: "long", type: "disjunction" }).format(words);
 }
 
-/** A bot's strength ("lowest", "highest", "best", as records name it) in the page's words. */
+/** A bot's strength ("lowest", "highest", "best", as records name it) as the rule it
+ * plays by, a noun phrase ("lowest tile"): an adjective alone slotted into a sentence
+ * read as "the tallest bot" in Portuguese. */
 export function strengthName(strength) {
   return (
-    { lowest: t("lowest"), highest: t("highest"), best: t("best") }[strength] || String(strength)
+    { lowest: t("lowest tile"), highest: t("highest tile"), best: t("best move") }[strength] ||
+    String(strength)
   );
 }

@@ -56,6 +56,11 @@ export class History {
     switch (ev.type) {
       case "started": {
         this.board = { seat: 0, open: FULL, dice: null, dead: false, throws: 0, covered: [] };
+        // Alone (practice, a daily entry) there is no seat to wait for.
+        if (solo()) {
+          this.line(W.logStartedAlone, "event");
+          return W.logStartedAlone;
+        }
         this.line(W.logStarted, "event");
         // Names are those of the state after the start (the page applies a "started"
         // event before logging it), so seat 0 is the first in the order of play.

@@ -15,9 +15,9 @@ export const W = {
   noTurn: t("did not get a turn"),
   outTime: t("out: time"),
   outResigned: t("resigned"),
-  strength: (s) => t("strength: {strength}", { strength: strengthName(s) }),
-  strengthSecret: t("strength: secret"),
-  strengthSecretTitle: t("A computer player. Its strength comes from the match's seed and is shown when the match ends."),
+  strength: (s) => t("rule: {rule}", { rule: strengthName(s) }),
+  strengthSecret: t("rule: secret"),
+  strengthSecretTitle: t("A computer player. The rule it plays by comes from the match's seed and is shown when the match ends."),
   bot: t("bot"),
   botTitle: t("A computer player."),
   strengthTitle: (s) =>
@@ -25,7 +25,7 @@ export const W = {
       lowest: t("This bot always covers the lowest tile it can."),
       highest: t("This bot always covers the highest tile it can."),
       best: t("This bot plays the best move, worked out exactly."),
-    })[s] || t("This bot plays at strength {strength}.", { strength: strengthName(s) }),
+    })[s] || t("A computer player."),
 
   // the head line
   waitingHead: t("Waiting for players"),
@@ -192,6 +192,7 @@ export const W = {
   logJoined: (name) => t("{name} took a seat", { name: shownName(name) }),
   logLeft: t("A seat is free again"),
   logStarted: t("Every seat is taken: the match starts"),
+  logStartedAlone: t("You play alone: the first throw is yours"),
   logOrderDrawn: (who, you) =>
     you ? t("The seeds drew the order of play: you throw first")
       : t("The seeds drew the order of play: {name} throws first", { name: who }),

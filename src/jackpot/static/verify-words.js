@@ -161,10 +161,10 @@ export const V = {
     }),
   botDiceCount: (n, who, strength, want, count) =>
     tn(
-      "throw {throw}: {who}'s {strength} bot throws {n} die here, not {count}",
-      "throw {throw}: {who}'s {strength} bot throws {n} dice here, not {count}",
+      "throw {throw}: {who}, a bot that plays by the rule “{rule}”, throws {n} die here, not {count}",
+      "throw {throw}: {who}, a bot that plays by the rule “{rule}”, throws {n} dice here, not {count}",
       want,
-      { throw: n + 1, who, strength: strengthName(strength), count },
+      { throw: n + 1, who, rule: strengthName(strength), count },
     ),
   unfairDice: (n, dice, fair) =>
     t("throw {throw}: the record shows the dice {dice}, but the seeds give {fair}, so the dice were changed", {
@@ -194,10 +194,10 @@ export const V = {
   },
   botCover: (n, who, strength, choice, cover, dice, opts, open) => {
     const what = offer(dice, opts, open);
-    return t("throw {throw}: {who}'s {strength} bot covers {choice} here, not {cover} ({offer})", {
+    return t("throw {throw}: {who}, a bot that plays by the rule “{rule}”, covers {choice} here, not {cover} ({offer})", {
       throw: n + 1,
       who,
-      strength: strengthName(strength),
+      rule: strengthName(strength),
       choice: andList(choice),
       cover: andList(cover),
       offer: what,
@@ -245,9 +245,9 @@ export const V = {
       drawn,
     }),
   strengthNotDrawn: (who, strength, drawn) =>
-    t("{who} is listed as a {strength} bot, but the seed draws {drawn}", {
+    t("{who} is listed as a bot that plays by the rule “{rule}”, but the seed draws the rule “{drawn}”", {
       who,
-      strength: strengthName(strength),
+      rule: strengthName(strength),
       drawn: strengthName(drawn),
     }),
   resultButNotOver: (who, round, cover) =>
@@ -295,7 +295,7 @@ export const V = {
       ? t("The order of play ({order}) is the one the seeds drew, so nobody chose who throws first.", { order })
       : t("Nobody in the match is a person, so the seats play in the order they were taken, as recorded."),
   botStrength: (who, strength) => `${who}: ${strengthName(strength)}`,
-  checkStrengths: (bots) => t("Each bot's strength is the one the seeds drew ({bots}).", { bots: bots.join(", ") }),
+  checkStrengths: (bots) => t("Each bot plays by the rule the seeds drew ({bots}).", { bots: bots.join("; ") }),
   checkThrows: (n) =>
     tn(
       "The {n} throw came in order, each from the player whose turn it was.",

@@ -25,6 +25,7 @@ from jackpot.web.accounts import pages as accounts_pages
 from jackpot.web.accounts import theme as accounts_theme
 from jackpot.web.accounts import tokens as accounts_tokens
 from jackpot.web.analysis import routes as analysis_routes
+from jackpot.web.base.edge import api_docs
 from jackpot.web.base.edge.client import AllowedHosts
 from jackpot.web.base.edge.headers import SecurityHeaders
 from jackpot.web.base.edge.language import Language
@@ -91,6 +92,7 @@ ROUTERS = (
     people_pages.router,
     daily_pages.router,
     accounts_confirm.router,
+    api_docs.router,
 )
 
 

@@ -325,3 +325,24 @@ async def test_account_errors(make_client) -> None:  # type: ignore[no-untyped-d
     assert (await nobody.post("/api/tokens", json={"password": PASSWORD})).status_code == 401
     assert (await nobody.get("/api/my/matches")).status_code == 401
     assert (await nobody.delete("/api/session")).status_code == 200
+
+
+async def test_a_password_of_the_name_run_together_is_refused(make_client) -> None:  # type: ignore[no-untyped-def]
+    """The hint says one's own name is refused: "Mara Lind" with "maralind2026" (or
+    the parts the other way round) too, with a message that says why."""
+    mara = await make_client()
+    for password in ("maralind2026", "LindMara1990"):
+        r = await mara.post(
+            "/api/account",
+            json={"email": "ml@example.org", "password": password, "name": "Mara Lind"},
+            headers={"accept-language": "en"},
+        )
+        assert r.status_code == 422, password
+        error = r.json()["error"]
+        assert error["code"] == "weak_password"
+        assert error["message"].startswith("that password leans on your own name"), error
+    r = await mara.post(
+        "/api/account",
+        json={"email": "ml@example.org", "password": "maralind2026", "name": "Ana Sol"},
+    )
+    assert r.status_code == 201, r.text

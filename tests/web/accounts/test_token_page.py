@@ -106,8 +106,11 @@ async def test_refusals_are_said_and_make_nothing(make_client: Any) -> None:
     said = r.text.index('id="token-error"')
     assert r.text.index('id="token-form"') < said < r.text.index("the current password is not")
     assert 'aria-describedby="token-label-hint" value="bot"' in r.text
+    # The validity chosen stays chosen too, not back to the 90 days offered first.
+    assert re.findall(r'<option value="(\d+)" selected>', r.text) == ["30"]
     r = await form(ana, "token", label="bot", days="3650", current=PASSWORD)
     assert r.status_code == 422
+    assert re.findall(r'<option value="(\d+)" selected>', r.text) == ["90"]
     assert "choose when the token expires: after 7, 30, 90, 180, 365 days" in r.text
     r = await form(ana, "token", label="x" * 81, days="30", current=PASSWORD)
     assert r.status_code == 422 and "a token&#39;s label is at most 80 characters" in r.text

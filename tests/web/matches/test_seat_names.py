@@ -196,7 +196,8 @@ async def test_history_and_replay_link_only_profiles_that_open(make_client: Any)
     replay = (await stranger.get(f"/matches/{mid}/replay", headers=HTML)).text
     # Ana twice (the seat line and the summary); Ben has not opted in; the bot never.
     assert links(replay) == ["Ana", "Ana"]
-    assert "(bot: " in replay and "(bot: hidden)" not in replay
+    assert re.search(r"\(a bot, rule: (lowest tile|highest tile|best move)\)", replay)
+    assert "rule: hidden" not in replay
 
     # Ben looks at Ana's history: he is linked for himself, the bot is not.
     hist = (await ben.get("/players/Ana/history", headers=HTML)).text

@@ -101,6 +101,27 @@ async def test_blocked_pairs_are_never_paired(app, make_client) -> None:  # type
     assert (await ben.get(f"/api/seeks/{b['id']}")).json()["status"] == "waiting"
 
 
+async def test_neither_side_of_a_block_sees_the_others_seek(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    """A seek the reader could never be paired with is not offered ("Play this"
+    paired nobody): not to the one who blocked, nor to the one blocked; others see it."""
+    ana, ben, cal = await make_client(), await make_client(), await make_client()
+    await sign_up(ana, "Ana")
+    await sign_up(ben, "Ben")
+    await sign_up(cal, "Cal")
+    assert (await ana.put("/api/blocks/Ben")).status_code == 200
+    assert (await ana.post("/api/seeks", json=KIND)).json()["status"] == "waiting"
+    assert (await ben.get("/api/seeks")).json()["kinds"] == []
+    page = await ben.get("/play-now", headers={"accept": "text/html"})
+    assert page.status_code == 200 and "Play this" not in page.text
+    [kind] = (await cal.get("/api/seeks")).json()["kinds"]
+    assert kind["waiting"] == 1
+    assert "Play this" in (await cal.get("/play-now", headers={"accept": "text/html"})).text
+    await ana.delete("/api/seeks/" + (await ana.get("/api/seeks")).json()["mine"][0]["id"])
+    assert (await ben.post("/api/seeks", json=KIND)).json()["status"] == "waiting"
+    assert (await ana.get("/api/seeks")).json()["kinds"] == []
+    assert [k["waiting"] for k in (await cal.get("/api/seeks")).json()["kinds"]] == [1]
+
+
 async def test_refusals(app, make_client) -> None:  # type: ignore[no-untyped-def]
     nobody = await make_client()
     r = await nobody.post("/api/seeks", json=KIND)

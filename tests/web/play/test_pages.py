@@ -70,6 +70,9 @@ async def test_people_match_by_forms_and_the_lobby(make_client) -> None:  # type
     assert f"/matches/{mid}" in lobby and "Ana" in lobby
     page = (await ben.get(f"/matches/{mid}")).text
     assert 'id="join"' in page
+    # The seed asked for says what it is, tied to its field.
+    assert 'aria-describedby="join-seed-help"' in page
+    assert re.search(r'id="join-seed-help">Your seed goes into every throw of the match', page)
     r = await ben.post(
         f"/matches/{mid}/join", data={"csrf_token": csrf_of(page), "client_seed": "bens"}
     )

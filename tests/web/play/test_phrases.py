@@ -171,6 +171,21 @@ async def test_not_before_the_start(make_client) -> None:  # type: ignore[no-unt
     assert r.json()["error"]["code"] == "not_started"
 
 
+async def test_the_gap_is_said_in_whole_seconds_with_plural_forms(make_client: Any) -> None:
+    """A gap of 2.5 s is said as 3 seconds, in the form the number takes (Slovak
+    "každé 3 sekundy", where one sentence for every number said "každých 3 sekúnd")."""
+    mid, by_seat = await two_people(make_client)
+    app = app_of(by_seat[0])
+    app.state.settings = dataclasses.replace(app.state.settings, phrase_gap=2.5)
+    say = f"/api/matches/{mid}/say"
+    assert (await by_seat[0].post(say, json={"phrase": "good_luck"})).status_code == 204
+    r = await by_seat[0].post(say, json={"phrase": "have_fun"}, headers={"accept-language": "sk"})
+    assert r.status_code == 429
+    assert r.json()["error"]["message"] == "jedna fráza každé 3 sekundy: chvíľu počkajte"
+    r = await by_seat[0].post(say, json={"phrase": "have_fun"}, headers={"accept-language": "en"})
+    assert r.json()["error"]["message"] == "one phrase every 3 seconds: wait a moment"
+
+
 async def test_one_phrase_every_few_seconds(make_client) -> None:  # type: ignore[no-untyped-def]
     mid, by_seat = await two_people(make_client)
     app = app_of(by_seat[0])

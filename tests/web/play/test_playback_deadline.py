@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 from test_deadlines import _names
 from web_helpers import join_in_joining_order, move, sign_up
@@ -178,3 +179,45 @@ async def check_turn_after_the_bot(app: Any, clients: dict[int, Any], state: dic
         assert playback_ms(events, due_seat) >= PACE_THROW_MS
         return 1
     return 0
+
+
+async def test_a_quick_persons_moves_all_wait_for_the_next_page(
+    app: Any, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between people each move is an action of its own: when Ben's quick turn hands
+    the throw to Ana, her clock starts once her page, at its slowest, has shown every
+    one of his moves since she last acted, not his last alone."""
+    ana, ben = await make_client(), await make_client()
+    await sign_up(ana, f"Pace{next(_names)}")
+    await sign_up(ben, f"Pace{next(_names)}")
+    body = {"seats": 2, "bots": 0, "deadline_seconds": DEADLINE, "variant": "jackpot"}
+    # Every move at one instant: what the clock adds is the playback alone.
+    frozen = utcnow() + timedelta(seconds=1)
+    for module in ("jackpot.web.play.actions", "jackpot.web.play.transaction"):
+        monkeypatch.setattr(f"{module}.utcnow", lambda: frozen)
+    clients, checked = {0: ana, 1: ben}, 0
+    for _ in range(5):  # a jackpot may end a match before two turns passed
+        state = (await ana.post("/api/matches", json=body)).json()
+        state = (await join_in_joining_order(ben, state["id"])).json()
+        #: The seq before each seat's last action: its page was at the present then.
+        last_acted = {0: state["seq"], 1: state["seq"]}
+        while state["status"] == "playing" and checked < 2:
+            seat, before = state["turn"]["seat"], state["seq"]
+            state = (await move(clients[seat], state)).json()
+            last_acted[seat] = before
+            due = state["turn"]["seat"] if state["status"] == "playing" else None
+            if due is None or due == seat or state["turn"]["dice"] is not None:
+                continue
+            # The turn passed: the new seat's page has what followed its own last
+            # action (its own throw that reached nothing is shown there too).
+            played = playback_ms(await sent_events(app, state["id"], last_acted[due]), due)
+            if played <= playback_ms(await sent_events(app, state["id"], before), due):
+                continue  # nothing before the last action: no backlog
+            _, due_at = await match_times(app, state["id"])
+            assert due_at == frozen + timedelta(seconds=DEADLINE, milliseconds=played)
+            checked += 1
+        if checked == 2:
+            break
+        if state["status"] == "playing":
+            await ana.post(f"/api/matches/{state['id']}/resign")
+    assert checked == 2

@@ -35,6 +35,9 @@ async def test_a_match_with_spares_shows_each_seat_s_left(make_client) -> None: 
     ana, ben = await person(make_client), await person(make_client)
     made = (await ana.post("/api/matches", json={"seats": 2, "bots": 0, "spares": 3})).json()
     assert made["spares"] == 3 and made["seats"][0]["spares_left"] == 3
+    # The lobby says what a joiner gets.
+    listed = (await ben.get("/api/matches")).json()["matches"]
+    assert [m["spares"] for m in listed if m["id"] == made["id"]] == [3]
     started = (await ben.post(f"/api/matches/{made['id']}/join", json={})).json()
     assert started["status"] == "playing"
     assert [s["spares_left"] for s in started["seats"]] == [3, 3]

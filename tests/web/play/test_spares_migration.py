@@ -29,8 +29,10 @@ def _columns(conn: Connection, table: str) -> set[str]:
     return {c["name"] for c in inspect(conn).get_columns(table)}
 
 
-async def test_old_matches_get_no_spares_and_the_migration_comes_off(database_url: str) -> None:
-    db = Database(database_url)
+async def test_old_matches_get_no_spares_and_the_migration_comes_off(
+    empty_database_url: str,
+) -> None:
+    db = Database(empty_database_url)
     now = datetime.now(UTC)
     try:
         async with db.write() as conn:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import CompoundSelect, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 from starlette.requests import HTTPConnection
 
@@ -25,7 +25,7 @@ from jackpot.i18n import N_
 from jackpot.web.accounts.hooks import ACCOUNT_HOOKS
 from jackpot.web.base.edge.client import client_bucket
 from jackpot.web.base.edge.http import settings_of
-from jackpot.web.base.errors import ApiError, bad_request, forbidden, not_found
+from jackpot.web.base.errors import CountedError, bad_request, forbidden, not_found
 from jackpot.web.base.limits import counters_of, take
 from jackpot.web.base.names import name_key
 from jackpot.web.base.quotas import one_at_a_time
@@ -97,6 +97,14 @@ async def blocked_among(conn: AsyncConnection, user_id: int, others: Iterable[in
     return {r.blocked_id if r.blocker_id == user_id else r.blocker_id for r in rows}
 
 
+def blocked_either_way(user_id: int) -> CompoundSelect[tuple[int]]:
+    """The ids of those who blocked ``user_id`` or whom ``user_id`` blocked, as a
+    subquery: a list of others' offers leaves them out on both sides."""
+    return select(blocks.c.blocked_id).where(blocks.c.blocker_id == user_id).union(
+        select(blocks.c.blocker_id).where(blocks.c.blocked_id == user_id)
+    )
+
+
 async def blocked_pairs(conn: AsyncConnection, user_ids: Iterable[int]) -> set[frozenset[int]]:
     """The pairs among ``user_ids`` where one blocked the other (one query, for a
     pairing's candidates)."""
@@ -152,8 +160,12 @@ async def block(
             )
         ).scalar_one()
         if count >= cap:
-            raise ApiError(
-                429, "too_many_blocks", "you may block at most %(cap)s players", cap=cap
+            raise CountedError(
+                429,
+                "too_many_blocks",
+                "you may block at most %(num)s player",
+                "you may block at most %(num)s players",
+                cap,
             )
         await conn.execute(
             insert(blocks).values(blocker_id=user_id, blocked_id=other.id, created_at=now)

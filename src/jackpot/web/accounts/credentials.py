@@ -139,6 +139,16 @@ async def new_guest(request: Request, conn: AsyncConnection) -> tuple[Actor, str
     return await create_guest(conn)
 
 
+async def check_free(conn: AsyncConnection, email: str, name: str, guest: Actor | None) -> None:
+    """409 ``email_taken`` if an account has this address, else the name's 409s
+    (``check_name_free``): asked before a sign-up is counted, and again in its
+    transaction."""
+    taken = (await conn.execute(select(t.users.c.id).where(t.users.c.email == email))).first()
+    if taken is not None:
+        raise conflict("an account with that email already exists", "email_taken")
+    await check_name_free(conn, name, guest.user_id if guest is not None else None)
+
+
 async def sign_up(
     conn: AsyncConnection,
     email: str,
@@ -152,10 +162,7 @@ async def sign_up(
     ``email`` and ``name`` are checked already and the password hashed (signin.py),
     so this transaction does no slow work. ``theme``: the one chosen on this device
     before, which the account keeps for its other devices."""
-    taken = (await conn.execute(select(t.users.c.id).where(t.users.c.email == email))).first()
-    if taken is not None:
-        raise conflict("an account with that email already exists", "email_taken")
-    await check_name_free(conn, name, guest.user_id if guest is not None else None)
+    await check_free(conn, email, name, guest)
     now = utcnow()
     values: dict[str, Any] = {
         "email": email,

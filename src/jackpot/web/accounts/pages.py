@@ -25,7 +25,7 @@ from jackpot.web.base.edge.http import (
     settings_of,
 )
 from jackpot.web.base.edge.templates import render, set_flash
-from jackpot.web.base.errors import ApiError, invalid
+from jackpot.web.base.errors import ApiError, CountedError, invalid
 from jackpot.web.base.identity import SESSION_COOKIE, Actor
 from jackpot.web.notify.confirmations import is_confirmed, resend
 from jackpot.web.notify.prefs import get_pref
@@ -154,10 +154,12 @@ async def _token_change(request: Request, actor: Actor, what: str, form: Any) ->
         return {"message": gettext("Token revoked: a program using it is refused from now on.")}
     label = " ".join(form_text(form, "label").split()) or None
     if label is not None and len(label) > token_store.LABEL_LENGTH:
-        raise invalid(
-            "a token's label is at most %(num)s characters",
+        raise CountedError(
+            422,
             "bad_label",
-            num=token_store.LABEL_LENGTH,
+            "a token's label is at most %(num)s character",
+            "a token's label is at most %(num)s characters",
+            token_store.LABEL_LENGTH,
         )
     days = form_text(form, "days")
     if days not in {str(d) for d in TOKEN_DAYS}:
@@ -280,8 +282,12 @@ async def account_change(request: Request) -> Response:
         forget_actor(request)
         ctx = await _account_ctx(request, actor)
         if what == "token":
-            # Said beside the token form, which keeps what was typed but the password.
+            # Said beside the token form, which keeps what was typed but the password:
+            # the label and, when it is one on offer, the validity chosen.
             shown = {"token_error": exc.message, "token_label": form_text(form, "label")}
+            days = form_text(form, "days")
+            if days in {str(d) for d in TOKEN_DAYS}:
+                shown["default_days"] = int(days)
         else:
             shown = {"error": exc.message}
         return await render(request, "account.html", {**ctx, **shown}, status=exc.status)

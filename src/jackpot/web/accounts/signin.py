@@ -77,11 +77,12 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> Sig
     """A new account (a guest's row becomes it); the password is hashed before the
     write transaction begins.
 
-    Two counts per address: every attempt (a generous one, as judging a password
-    costs some work), and the attempts that pass the checks, whose hash is the costly
-    part. So somebody trying one weak password after another is not locked out of
-    signing up, and each address still makes few accounts, or asks whether an email
-    has one (409 ``email_taken``) only so often."""
+    Counts per address: every attempt (a generous one, as judging a password costs
+    some work), and the attempts that pass the checks, whose hash is the costly part.
+    So somebody trying one weak password after another, or a name somebody has, is
+    not locked out of signing up, and each address still makes few accounts. Asking
+    whether an email has an account (409 ``email_taken``) has a count of its own, as
+    low: a person who typed a taken address keeps their sign-ups."""
     settings = settings_of(request)
     counters = counters_of(request)
     address = client_bucket(request)
@@ -96,6 +97,19 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> Sig
     passwords = passwords_of(request)
     lane = stranger_lane(request)
     await passwords.check_strength(password, *user_words(email, name), lane=lane)
+    guest = await current_actor(request)
+    try:
+        async with db_of(request).read() as conn:
+            await credentials.check_free(conn, email, name, guest)
+    except ApiError as refused:
+        if refused.code == "email_taken":
+            await take(
+                counters,
+                "signup-taken:" + address,
+                settings.signup_limit,
+                N_("too many sign-ups from your address"),
+            )
+        raise
     await take(
         counters,
         "signup:" + address,
@@ -103,7 +117,6 @@ async def sign_up(request: Request, email: str, password: str, name: str) -> Sig
         N_("too many sign-ups from your address"),
     )
     password_hash = await passwords.hash(password, lane=lane)
-    guest = await current_actor(request)
     async with db_of(request).write() as conn:
         actor, session = await credentials.sign_up(
             conn, email, password_hash, name, guest, theme_of(request)

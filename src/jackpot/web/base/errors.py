@@ -9,7 +9,7 @@ English identifier, ``message`` is said in the request's language when it is rea
 from __future__ import annotations
 
 from jackpot.engine import IllegalMove
-from jackpot.i18n import gettext
+from jackpot.i18n import gettext, ngettext
 from jackpot.i18n.engine_errors import explain
 
 
@@ -25,6 +25,25 @@ class ApiError(Exception):
     def message(self) -> str:
         """The message in the current language (the request's, or a mail's)."""
         return gettext(self.template, **self.params)
+
+
+class CountedError(ApiError):
+    """An error that counts something ("you may have 5 challenges open"): its message
+    takes the plural form the reader's language uses for ``num`` (Slovak 3 výzvy, 5
+    výziev), which a number slotted into one sentence cannot."""
+
+    def __init__(
+        self, status: int, code: str, singular: str, plural: str, num: int, **params: object
+    ) -> None:
+        super().__init__(status, code, singular if num == 1 else plural, num=num, **params)
+        self.singular = singular
+        self.plural = plural
+        self.num = num
+
+    @property
+    def message(self) -> str:
+        params = {k: v for k, v in self.params.items() if k != "num"}
+        return ngettext(self.singular, self.plural, self.num, **params)
 
 
 def already_said(status: int, code: str, message: str) -> ApiError:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -100,6 +101,10 @@ _WEAKNESS_MESSAGES = {
         "a single word or name on its own is easy to guess; "
         "add another word or two, uncommon ones help most"
     ),
+    "own": N_(
+        "that password leans on your own name or address, which is easy to guess; "
+        "add another word or two, uncommon ones help most"
+    ),
     "guessable": N_(
         "that password is too easy to guess; add another word or two, uncommon ones help most"
     ),
@@ -123,12 +128,27 @@ def _weakness(password: str, user_words: tuple[str, ...]) -> str | None:
         return "long"
     if not password.strip():
         return "spaces"
-    words = [w for w in (*user_words, *SITE_WORDS) if w]
+    words = [w for w in (*own_words(user_words), *SITE_WORDS) if w]
     result: dict[str, Any] = zxcvbn(password[:ZXCVBN_MAX], user_inputs=words)
     if result["score"] >= MIN_SCORE:
         return None
+    if any(m.get("dictionary_name") == "user_inputs" for m in result.get("sequence") or []):
+        return "own"
     feedback = result.get("feedback") or {}
     return _WARNINGS.get(str(feedback.get("warning") or ""), "guessable")
+
+
+def own_words(user_words: tuple[str, ...]) -> list[str]:
+    """The account's words as a password may hide them: "Mara Lind" (or the address
+    mara.lind@...) also as "maralind", "lindmara", "mara" and "lind", since zxcvbn
+    finds only the words it is given, and "maralind2026" was accepted."""
+    found: list[str] = []
+    for word in user_words:
+        # An address stays whole: its local part is one of the words already.
+        parts = [] if "@" in word else [p for p in re.split(r"[\W_]+", word.lower()) if p]
+        found += [word.lower(), "".join(parts), "".join(reversed(parts))]
+        found += [p for p in parts if len(p) >= 3]
+    return list(dict.fromkeys(w for w in found if w))
 
 
 class Passwords:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot.web.base.errors import ApiError
+from jackpot.web.base.errors import ApiError, CountedError
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.tables import core as t
 
@@ -58,19 +58,23 @@ async def check_active_matches(
     active = int((await conn.execute(_ACTIVE, {"user_id": user_id})).scalar_one())
     if active >= cap:
         if is_guest:
-            raise ApiError(
+            raise CountedError(
                 429,
                 "too_many_matches",
-                "a guest may have %(cap)s matches waiting or in play at once; "
+                "a guest may have %(num)s match waiting or in play at once; "
+                "finish or resign it first",
+                "a guest may have %(num)s matches waiting or in play at once; "
                 "finish or resign one first",
-                cap=cap,
+                cap,
             )
-        raise ApiError(
+        raise CountedError(
             429,
             "too_many_matches",
-            "an account may have %(cap)s matches waiting or in play at once; "
+            "an account may have %(num)s match waiting or in play at once; "
+            "finish or resign it first",
+            "an account may have %(num)s matches waiting or in play at once; "
             "finish or resign one first",
-            cap=cap,
+            cap,
         )
 
 
@@ -128,10 +132,12 @@ async def at_cap(conn: AsyncConnection, user_ids: Sequence[int], most: int) -> s
 
 
 def too_many_guests(limit: int) -> ApiError:
-    return ApiError(
+    return CountedError(
         429,
         "too_many_guests",
-        "this address has started %(limit)s guest games in the last hour; "
+        "this address has started %(num)s guest game in the last hour; "
         "sign up or log in, or wait a while",
-        limit=limit,
+        "this address has started %(num)s guest games in the last hour; "
+        "sign up or log in, or wait a while",
+        limit,
     )

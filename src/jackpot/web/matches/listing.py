@@ -23,6 +23,7 @@ async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[st
                 t.matches.c.variant,
                 t.matches.c.seat_count,
                 t.matches.c.deadline_seconds,
+                t.matches.c.spares,
                 t.matches.c.created_at,
                 t.matches.c.expires_at,
             )
@@ -73,6 +74,7 @@ async def lobby_matches(conn: AsyncConnection, limit: int = 100) -> list[dict[st
             "seats": seats[r.id],
             "free": sum(1 for s in seats[r.id] if s["name"] is None),
             "deadline_seconds": r.deadline_seconds,
+            "spares": r.spares,
             "created": iso(r.created_at),
             # When it is called off if its seats are not all taken by then.
             "expires_at": iso(r.expires_at),

@@ -7,7 +7,10 @@ its normal speed (static/match-playback.js has both from the page's data attribu
 which come from here). A person can act on a throw that became due after such moves
 only once the page has shown them, so their clock starts then: play/move_plan.py adds
 the ``playback_ms`` of the events that led to the throw, as that person's page plays
-them at its slowest speed, to the deadline it enforces, shows, mails and pushes. So no
+them at its slowest speed, to the deadline it enforces, shows, mails and pushes. Another
+person's moves are an action each, so the match keeps, per seat, when its page will
+have played out the backlog of earlier actions (``matches.shown_until``), and the
+playback of a new action starts there. So no
 speed a person may choose costs them time; at a faster one, or after "Skip to now",
 the clock stands at the whole deadline for a while after the moves are shown.
 """

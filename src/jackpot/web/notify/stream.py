@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.edge.client import client_bucket
 from jackpot.web.base.edge.http import db_of, require_actor, settings_of
-from jackpot.web.base.errors import ApiError
+from jackpot.web.base.errors import CountedError
 from jackpot.web.base.live.bus import bursts, is_closed
 from jackpot.web.base.live.stream_caps import CappedStream, EventStream, StreamCaps
 from jackpot.web.base.storage.db import Database
@@ -104,11 +104,12 @@ async def my_events(request: Request) -> Response:
     hub = hub_of(request)
     settings = settings_of(request)
     if hub.open[actor.user_id] >= settings.user_streams_per_account:
-        raise ApiError(
+        raise CountedError(
             429,
             "too_many_streams",
-            "this account already has %(cap)s live streams open here; close some tabs",
-            cap=settings.user_streams_per_account,
+            "this account already has %(num)s live stream open here; close a tab",
+            "this account already has %(num)s live streams open here; close some tabs",
+            settings.user_streams_per_account,
         )
     db = db_of(request)
     # The same caps as a match's stream (per client address, and in all).

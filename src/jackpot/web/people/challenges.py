@@ -27,7 +27,14 @@ from jackpot.web.accounts.blocks import (
     has_blocked,
 )
 from jackpot.web.base.clock import iso
-from jackpot.web.base.errors import ApiError, bad_request, conflict, forbidden, not_found
+from jackpot.web.base.errors import (
+    ApiError,
+    CountedError,
+    bad_request,
+    conflict,
+    forbidden,
+    not_found,
+)
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.quotas import MatchCap, check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
@@ -99,21 +106,23 @@ async def create(
         )
     count = select(func.count()).select_from(challenges)
     if (await conn.execute(count.where(mine, still_open))).scalar_one() >= settings.challenges_open:
-        raise ApiError(
+        raise CountedError(
             429,
             "too_many_challenges",
-            "you may have %(cap)s challenges open at once; withdraw one first",
-            cap=settings.challenges_open,
+            "you may have %(num)s challenge open at once; withdraw it first",
+            "you may have %(num)s challenges open at once; withdraw one first",
+            settings.challenges_open,
         )
     today = (
         await conn.execute(count.where(mine, challenges.c.created_at > now - timedelta(days=1)))
     ).scalar_one()
     if today >= settings.challenges_per_day:
-        raise ApiError(
+        raise CountedError(
             429,
             "too_many_challenges",
-            "you may make %(cap)s challenges a day; try again tomorrow",
-            cap=settings.challenges_per_day,
+            "you may make %(num)s challenge a day; try again tomorrow",
+            "you may make %(num)s challenges a day; try again tomorrow",
+            settings.challenges_per_day,
         )
     # Accepted, it is a match of the challenger's too: checked as a seek's is.
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)

@@ -25,11 +25,13 @@ def with_yours(kinds: list[dict[str, Any]], mine: list[dict[str, Any]]) -> list[
 async def waiting_kinds(
     conn: AsyncConnection, actor: Actor | None, now: datetime
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The open kinds, marked for ``actor``, and the actor's own waiting seeks (none
-    for a guest or nobody)."""
+    """The open kinds, marked for ``actor`` and without the seeks of those the actor
+    blocked or was blocked by, and the actor's own waiting seeks (none for a guest or
+    nobody)."""
     mine = (
         await seeks.my_open_seeks(conn, actor.user_id, now)
         if actor is not None and not actor.is_guest
         else []
     )
-    return with_yours(await seeks.open_seeks(conn, now), mine), mine
+    viewer = actor.user_id if actor is not None and not actor.is_guest else None
+    return with_yours(await seeks.open_seeks(conn, now, viewer), mine), mine

@@ -26,9 +26,9 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import Variant
-from jackpot.web.accounts.blocks import blocked_pairs
+from jackpot.web.accounts.blocks import blocked_either_way, blocked_pairs
 from jackpot.web.base.clock import iso
-from jackpot.web.base.errors import ApiError, conflict, not_found
+from jackpot.web.base.errors import CountedError, conflict, not_found
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.quotas import MatchCap, at_cap, check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
@@ -114,11 +114,12 @@ async def create(
     if (var.value, deadline_seconds, seats, spares) in {tuple(r) for r in mine}:
         raise conflict("you are already looking for this kind of match", "already_seeking")
     if len(mine) >= settings.seeks_per_account:
-        raise ApiError(
+        raise CountedError(
             429,
             "too_many_seeks",
-            "you may look for %(cap)s kinds of match at once; cancel one first",
-            cap=settings.seeks_per_account,
+            "you may look for %(num)s kind of match at once; cancel it first",
+            "you may look for %(num)s kinds of match at once; cancel one first",
+            settings.seeks_per_account,
         )
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     shown = (await ratings_of(conn, [actor.user_id], var.value))[actor.user_id]
@@ -301,18 +302,24 @@ async def cancel(
     return await own_seek(conn, user_id, seek_id, now)
 
 
-async def open_seeks(conn: AsyncConnection, now: datetime) -> list[dict[str, Any]]:
-    """The waiting seeks by kind, without who: how many wait, and their ratings."""
+async def open_seeks(
+    conn: AsyncConnection, now: datetime, viewer: int | None = None
+) -> list[dict[str, Any]]:
+    """The waiting seeks by kind, without who: how many wait, and their ratings. For
+    ``viewer`` the seeks of those they blocked or who blocked them are left out: they
+    would never be paired, so "Play this" on them paired nobody."""
+    query = select(
+        seeks.c.variant,
+        seeks.c.deadline_seconds,
+        seeks.c.seats,
+        seeks.c.spares,
+        seeks.c.rating,
+        seeks.c.provisional,
+    ).where(seeks.c.status == "waiting", seeks.c.expires_at > now)
+    if viewer is not None:
+        query = query.where(seeks.c.user_id.not_in(blocked_either_way(viewer)))
     rows = await conn.execute(
-        select(
-            seeks.c.variant,
-            seeks.c.deadline_seconds,
-            seeks.c.seats,
-            seeks.c.spares,
-            seeks.c.rating,
-            seeks.c.provisional,
-        )
-        .where(seeks.c.status == "waiting", seeks.c.expires_at > now)
+        query
         .order_by(
             seeks.c.variant, seeks.c.deadline_seconds, seeks.c.seats, seeks.c.spares, seeks.c.rating
         )

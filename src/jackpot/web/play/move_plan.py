@@ -38,7 +38,6 @@ from jackpot.strategy.strength import Strength
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import ApiError, Refusal, forbidden
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.live.bus import LiveEvent
 from jackpot.web.base.storage.snapshots import snapshot
 from jackpot.web.matches.news import UNKNOWN, KnownNews, MoveFacts
 from jackpot.web.matches.playback import playback_ms
@@ -212,8 +211,6 @@ class MovePlan:
             )
         )
         values = self._row_values(self._number_events(), record_len, due_at)
-        # Final now: each event's JSON is written once, for its row and every socket.
-        self.live = [LiveEvent(ev) for ev in self.live]
         if self.acted is not None:
             self.seat_rows = [
                 {**s, "acted": True} if s["seat"] == self.acted else s for s in self.seat_rows
@@ -286,15 +283,23 @@ class MovePlan:
             # A new throw is due, or autoplay made the moves up to a real choice: the
             # clock runs only on choices, so it starts once the person's page has
             # played out the moves that led here (bots', autoplay's, the others').
-            return self.now + timedelta(
-                seconds=self.row["deadline_seconds"],
-                milliseconds=playback_ms(self.live, turn.seat),
-            )
+            return self._shown_to(turn.seat) + timedelta(seconds=self.row["deadline_seconds"])
         if self.spare_used:
             # The move due keeps its seat, and its deadline starts again in full.
             return self.now + timedelta(seconds=self.row["deadline_seconds"])
         due_at: datetime | None = self.row["due_at"]
         return due_at
+
+    def _shown_to(self, seat: int) -> datetime:
+        """When the page of ``seat`` has played out, at its slowest speed, every move up
+        to now: this action's, after the backlog of earlier actions it was still
+        playing (a quick opponent's many moves are an action each, where a bot's turn
+        is one). A seat that acted in this action was looking at the present."""
+        start = self.now
+        kept = self.row.get("shown_until") or []
+        if seat != self.on_page and seat < len(kept) and kept[seat]:
+            start = max(start, datetime.fromisoformat(kept[seat]))
+        return start + timedelta(milliseconds=playback_ms(self.live, seat))
 
     def _announce_deadline(self, due_at: datetime | None) -> None:
         """A live event for the pages' countdown, when the deadline moved or a new
@@ -323,6 +328,8 @@ class MovePlan:
             "record_len": record_len,
             "turn_seat": None if turn is None else turn.seat,
             "due_at": due_at,
+            # Each seat's page's backlog, kept for the next action's deadline.
+            "shown_until": [self._shown_to(s).isoformat() for s in range(len(self.seat_rows))],
         }
         if m.finished:
             values.update(

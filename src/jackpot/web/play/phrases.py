@@ -18,6 +18,7 @@ while it waits for players, whose seats the start draws again.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,7 +28,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.clock import iso, utcnow
-from jackpot.web.base.errors import ApiError, conflict, forbidden, invalid
+from jackpot.web.base.errors import ApiError, CountedError, conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.storage.db import Database, publish_on_commit
@@ -109,11 +110,12 @@ async def say(
             )
         ).all()
         if len(mine) >= settings.phrases_per_seat:
-            raise ApiError(
+            raise CountedError(
                 429,
                 "too_many_phrases",
-                "a seat may say at most %(count)s phrases in a match",
-                count=settings.phrases_per_seat,
+                "a seat may say at most %(num)s phrase in a match",
+                "a seat may say at most %(num)s phrases in a match",
+                settings.phrases_per_seat,
             )
         if mine and when < mine[0].at + timedelta(seconds=settings.phrase_gap):
             raise _too_soon(settings)
@@ -132,11 +134,13 @@ async def say(
 
 
 def _too_soon(settings: Settings) -> ApiError:
-    return ApiError(
+    # Counted in whole seconds (a gap of 1.5 s is said as 2), so the plural form fits.
+    return CountedError(
         429,
         "too_many_phrases",
-        "one phrase every %(seconds)s seconds: wait a moment",
-        seconds=f"{settings.phrase_gap:g}",
+        "one phrase every %(num)s second: wait a moment",
+        "one phrase every %(num)s seconds: wait a moment",
+        math.ceil(settings.phrase_gap),
     )
 
 

@@ -14,29 +14,6 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-import orjson
-
-
-class LiveEvent(dict[str, Any]):
-    """A live event whose JSON text was written once, when its move stored it
-    (``match_events``): every socket and stream that sends it sends that text
-    (``event_json``) rather than encoding it again for each of them. Made only once
-    the event is final; it is still a dict to whoever reads it."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, event: dict[str, Any]) -> None:
-        super().__init__(event)
-        self.text = orjson.dumps(event).decode()
-
-
-def event_json(ev: dict[str, Any]) -> str:
-    """An event's JSON text: the one kept with it, else encoded now."""
-    if type(ev) is LiveEvent:
-        return ev.text
-    return orjson.dumps(ev).decode()
-
-
 #: Marker put on a subscriber's queue when it must stop (overflow or shutdown).
 CLOSED: dict[str, Any] = {"type": "__closed__"}
 

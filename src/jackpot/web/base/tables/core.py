@@ -131,6 +131,10 @@ matches = Table(
     Column("turn_seat", Integer, nullable=True),
     #: When the current throw's deadline runs out; null unless a human must act.
     Column("due_at", UTCDateTime(), nullable=True),
+    #: Per seat (in the order of play), when its page has played out every move so
+    #: far at its slowest speed, as ISO times: a throw due after another person's
+    #: quick moves (an action each) waits for all of them (play/move_plan.py).
+    Column("shown_until", JSON, nullable=True),
     Column("result", JSON, nullable=True),
     #: When a match still waiting for players is called off (the sweeper does it);
     #: null for one that never waited.

@@ -21,7 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.clock import iso
-from jackpot.web.base.errors import conflict, invalid, not_found
+from jackpot.web.base.errors import CountedError, invalid, not_found
 from jackpot.web.base.quotas import one_at_a_time
 from jackpot.web.base.tables.push import push_subscriptions as subs
 
@@ -79,11 +79,14 @@ async def add(
             await conn.execute(select(func.count()).where(subs.c.user_id == user_id))
         ).scalar_one()
         if count >= cap:
-            raise conflict(
-                "this account has %(count)s browsers registered for notifications, the most "
-                "allowed; remove one first",
+            raise CountedError(
+                409,
                 "too_many_browsers",
-                count=count,
+                "this account has %(num)s browser registered for notifications, the most "
+                "allowed; remove it first",
+                "this account has %(num)s browsers registered for notifications, the most "
+                "allowed; remove one first",
+                count,
             )
     insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
     values = {"user_id": user_id, "p256dh": p256dh, "auth": auth, "lang": lang, "created_at": now}

@@ -1,4 +1,6 @@
-"""The installable site: its web app manifest, and the offline page its service worker keeps.
+"""The installable site: its web app manifest, its offline page, and /favicon.ico.
+
+/favicon.ico is for the programs that ask for it without reading a page's <head>.
 
 A browser installs the site from the manifest (its name, its start page, the icons in
 static/icons/, its colours) once a service worker with a fetch handler controls the
@@ -9,6 +11,9 @@ network; it keeps nothing else, the API's answers least of all.
 
 from __future__ import annotations
 
+import functools
+import struct
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -20,6 +25,8 @@ from jackpot.i18n import current_locale, gettext
 router = APIRouter(include_in_schema=False)
 
 ICONS = "/static/icons"
+#: The icon files themselves (``ICONS`` is where the pages load them from).
+ICON_FILES = Path(__file__).resolve().parents[3] / "static" / "icons"
 #: The page's own colours (static/site.css): the light theme's background and header.
 BACKGROUND = "#f6f1e7"
 THEME_COLOUR = "#fff8ec"
@@ -71,4 +78,23 @@ async def offline_page(request: Request) -> Response:
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(
         request, "offline.html", {}, headers={"Cache-Control": "no-cache"}
+    )
+
+
+@functools.cache
+def favicon() -> bytes:
+    """The light 192 px icon as a one-image .ico: an ICO file may hold a PNG whole
+    (a 6-byte header, a 16-byte entry: 192 × 192, 32 bits, its size and offset)."""
+    png = (ICON_FILES / "icon-192.png").read_bytes()
+    header = struct.pack("<HHH", 0, 1, 1)
+    entry = struct.pack("<BBBBHHII", 192, 192, 0, 0, 1, 32, len(png), len(header) + 16)
+    return header + entry + png
+
+
+@router.get("/favicon.ico")
+async def favicon_ico() -> Response:
+    """Pages name their icons in <head>; a bookmark, a feed reader or an old browser
+    asks here, and got a 404."""
+    return Response(
+        favicon(), media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"}
     )

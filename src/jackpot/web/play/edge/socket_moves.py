@@ -84,22 +84,8 @@ def _request_id(data: dict[str, Any]) -> Any:
 
 
 def _move(data: dict[str, Any]) -> ThrowBody | CoverBody:
-    """The move a frame asks for, or ApiError saying what is wrong with it.
-
-    A well-formed move (what every page sends) is taken as it is, without running
-    the models' validation, a few per cent of a move's CPU (docs/benchmarks.md):
-    the checks here are the models' own (a strict integer or null for ``dice``, a
-    list of strict integers for ``tiles``; a bool is not an integer). Anything else
-    goes through the models, whose refusal names what is wrong."""
+    """The move a frame asks for, or ApiError saying what is wrong with it."""
     action = data.get("action")
-    if action == "throw":
-        dice = data.get("dice")
-        if dice is None or type(dice) is int:
-            return ThrowBody.model_construct(dice=dice)
-    elif action == "cover":
-        tiles = data.get("tiles")
-        if type(tiles) is list and all(type(tile) is int for tile in tiles):
-            return CoverBody.model_construct(tiles=tiles)
     try:
         if action == "throw":
             return ThrowBody.model_validate({"dice": data.get("dice")})

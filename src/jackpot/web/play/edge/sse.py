@@ -20,6 +20,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 from fastapi import Request, Response
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -27,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.web.base.edge.client import client_bucket
 from jackpot.web.base.edge.http import bus_of, current_actor, db_of, settings_of
 from jackpot.web.base.errors import ApiError
-from jackpot.web.base.live.bus import bursts, event_json, is_closed
+from jackpot.web.base.live.bus import bursts, is_closed
 from jackpot.web.base.live.stream_caps import CappedStream, StreamCaps
 from jackpot.web.base.storage.db import Database
 from jackpot.web.base.tables import core as t
@@ -97,7 +98,7 @@ async def live_after(
         if is_closed(ev):
             return out, sent, "closed"
         if "seq" not in ev:
-            out.append((0, event_json(ev)))
+            out.append((0, orjson.dumps(ev).decode()))
             continue
         seq = int(ev["seq"])
         if seq <= sent:
@@ -108,7 +109,7 @@ async def live_after(
                     break
                 out.append((s, data))
                 sent = s
-        out.append((seq, event_json(ev)))
+        out.append((seq, orjson.dumps(ev).decode()))
         sent = seq
         if ev["type"] in FINAL:
             return out, sent, "final"

@@ -14,10 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jackpot.web.base.live.bus import event_json
 from jackpot.web.base.tables import core as t
 from jackpot.web.matches.news import NoticeWrites
-from jackpot.web.play.storage.driver_values import Columns
+from jackpot.web.play.storage.driver_values import Columns, json_text
 
 Row = dict[str, Any]
 
@@ -245,7 +244,7 @@ def encode(w: MoveWrites, sqlite: bool) -> Statements:
         moved,
         [[r[c] for c in d.record_cols] for r in w.records],
         [d.notices.values(d.notice_cols, r) for r in w.notices] if d.notices else [],
-        [[mid, e["seq"], event_json(e)] for e in w.events],
+        [[mid, e["seq"], json_text(e)] for e in w.events],
     )
 
 

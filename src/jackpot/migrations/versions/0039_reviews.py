@@ -1,7 +1,7 @@
 """a match end's review is written after its commit, from a queue
 
-Revision ID: 0038_reviews
-Revises: 0037_origin
+Revision ID: 0039_reviews
+Revises: 0038_spares
 
 pending_reviews holds the matches whose ratings the ending transaction wrote and
 whose seats' figures (turns, choices, skill: the review of the record) the review
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0038_reviews"
-down_revision = "0037_origin"
+revision = "0039_reviews"
+down_revision = "0038_spares"
 branch_labels = None
 depends_on = None
 
