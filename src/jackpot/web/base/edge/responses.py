@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 from jackpot.i18n import N_, gettext
 from jackpot.web.base.errors import ApiError
@@ -91,13 +92,39 @@ def wants_html(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, status: int, code: str, message: str) -> Response:
+def error_response(
+    request: Request, status: int, code: str, message: str,
+    headers: dict[str, str] | None = None,
+) -> Response:
     if wants_html(request):
         templates = request.app.state.templates
         return templates.TemplateResponse(  # type: ignore[no-any-return]
-            request, "error.html", {"status": status, "message": message}, status_code=status
+            request, "error.html", {"status": status, "message": message}, status_code=status,
+            headers=headers,
         )
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
+
+
+#: The methods a 405's ``Allow`` header may name.
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> dict[str, str]:
+    """A 405's ``Allow`` header (RFC 9110 requires one): every method the routes of
+    this path take, found by asking the routes as if the request had come with each
+    (included routers answer for their own routes)."""
+    allowed = [
+        method
+        for method in METHODS
+        if any(
+            isinstance(route, BaseRoute)
+            and route.matches({**request.scope, "method": method})[0] == Match.FULL
+            for route in request.app.router.routes
+        )
+    ]
+    return {"Allow": ", ".join(allowed)} if allowed else {}
 
 
 def validation_message(errors: Sequence[Any]) -> tuple[int, str, str]:
@@ -141,7 +168,10 @@ def handle_errors(app: FastAPI) -> None:
             )
             return error_response(request, status, "bad_json", message)
         message = gettext(HTTP_MESSAGES.get(status, N_("request refused")))
-        return error_response(request, status, STATUS_CODES.get(status, "error"), message)
+        headers = allowed_methods(request) if status == 405 else None
+        return error_response(
+            request, status, STATUS_CODES.get(status, "error"), message, headers
+        )
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
