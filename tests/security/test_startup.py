@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from testdb import pg_admin_url
 
@@ -121,6 +123,16 @@ def test_a_file_limit_below_the_reserve_is_refused(tmp_path: Path) -> None:
 def test_a_bad_vapid_key_setting_is_refused(tmp_path: Path) -> None:
     refused(serve(tmp_path, JACKPOT_VAPID_PRIVATE_KEY="not a key"),
             "JACKPOT_VAPID_PRIVATE_KEY", "P-256")
+
+
+def test_a_p384_vapid_key_is_refused(tmp_path: Path) -> None:
+    """Web Push signs with ES256 only: a P-384 key was taken and signed nothing a push
+    service accepts."""
+    p384 = ec.generate_private_key(ec.SECP384R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    refused(serve(tmp_path, JACKPOT_VAPID_PRIVATE_KEY=p384), "JACKPOT_VAPID_PRIVATE_KEY", "P-256")
 
 
 def test_a_garbage_vapid_key_file_is_refused_not_replaced(tmp_path: Path) -> None:
