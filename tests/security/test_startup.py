@@ -148,3 +148,14 @@ def test_a_garbage_vapid_key_file_is_refused_not_replaced(tmp_path: Path) -> Non
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:1/0", "http://127.0.0.1:6379"])
 def test_an_unreachable_redis_is_refused(tmp_path: Path, url: str) -> None:
     refused(serve(tmp_path, JACKPOT_REDIS_URL=url), "Redis", "JACKPOT_REDIS_URL")
+
+
+def test_a_database_url_with_a_port_that_is_no_number_is_refused(tmp_path: Path) -> None:
+    refused(serve(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1:abc/x"),
+            "DATABASE_URL", "port", "'abc'")
+
+
+def test_a_sqlite_path_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    refused(serve(tmp_path, DATABASE_URL=f"sqlite:///{folder}"), str(folder), "directory")

@@ -41,6 +41,19 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 FALLBACK_BASE_URL = "http://localhost:8000"
 
 
+def _with_port_checked(url: str) -> str:
+    """``url``, whose port (if any) must be a number from 1 to 65535: a port like
+    ``abc`` ended start-up with a traceback from the URL's parser."""
+    netloc = urlsplit(url).netloc.rpartition("@")[2]
+    host_end = netloc.rfind("]")
+    port = netloc[host_end + 1 :].partition(":")[2] if ":" in netloc[host_end + 1 :] else ""
+    if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise SettingsError(
+            f"DATABASE_URL's port must be a number from 1 to 65535, not {port[:20]!r}"
+        )
+    return url
+
+
 def _database_url(raw: str | None, var_dir: Path) -> str:
     """Accept the usual spellings and pick the async driver for each database."""
     if not raw:
@@ -52,9 +65,9 @@ def _database_url(raw: str | None, var_dir: Path) -> str:
         ("postgres://", "postgresql+asyncpg://"),
     ):
         if url.startswith(plain):
-            return async_ + url[len(plain) :]
+            return _with_port_checked(async_ + url[len(plain) :])
     if url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
-        return url
+        return _with_port_checked(url)
     raise SettingsError(
         f"DATABASE_URL must start with sqlite:// or postgresql://, not {url.split(':')[0]!r}"
     )

@@ -134,6 +134,11 @@ def check_database(settings: Settings) -> None:
     if settings.is_sqlite:
         path = make_url(settings.database_url).database
         if path and path != ":memory:":
+            if Path(path).is_dir():
+                raise SettingsError(
+                    f"the SQLite database {path!r} is a directory: point DATABASE_URL at "
+                    "a file (it is created if missing)"
+                )
             parent = Path(path).parent
             if parent.exists() and not parent.is_dir():
                 raise SettingsError(
