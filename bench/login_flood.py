@@ -1,10 +1,17 @@
 """The owner's log-in while a crowd floods the password queue, with and without a device cookie.
 
     .venv/bin/python bench/login_flood.py --runs 5
+    .venv/bin/python bench/login_flood.py --runs 5 --crowd accounts
+    .venv/bin/python bench/login_flood.py --runs 5 --workers 2 \
+        --database-url postgresql://postgres@127.0.0.1:5432/flood \
+        --redis-url redis://127.0.0.1:6379/0
 
 Starts ``jackpot serve`` (SQLite in a temporary directory; ``--database-url`` for
-another database) believing ``X-Forwarded-For`` from 127.0.0.1, signs the owner up
-(which leaves a device cookie) and logs out. Each run then sends 300 wrong log-ins
+another database, ``--redis-url`` and ``--workers`` for several processes) believing
+``X-Forwarded-For`` from 127.0.0.1, signs the owner up (which leaves a device
+cookie) and logs out.
+
+``--crowd addresses`` (the default): each run sends 300 wrong log-ins
 for the owner's account at once, each from its own address (127.x.y.z, new ones
 every run, so no per-address limit is reached), and as soon as the first of them is
 answered 503 ``busy`` (the queue is full) the owner logs in with the right
@@ -13,6 +20,11 @@ it. It prints the owner's answer and how long it took, how the flood was answere
 and the p99 of ``/api/health`` polled every 20 ms from the flood's start to its end.
 The crowd runs in a process of its own, so its client's work does not count in the
 owner's time (the machine's cores are still shared with it and the server).
+``--crowd accounts``: 16 throw-away accounts, signed up before the runs, each with
+its own device cookie; each run they log in to themselves with it, 4 at once each
+(64 checks that all claim the known devices' lane), and half a second into that the
+owner logs in from the browser with the device cookie.
+
 Nothing is asserted: it is a measurement (tests/security/test_owner_lane.py holds
 the behaviour).
 """
@@ -37,6 +49,9 @@ PASSWORD = "a long owner's password, 2026"
 OWNER = {"email": "owner@example.org", "password": PASSWORD}
 WRONG = {"email": "owner@example.org", "password": "a wrong guess at it"}
 CROWD = 300
+#: Throw-away accounts of ``--crowd accounts``, and the log-ins each sends at once.
+ACCOUNTS = 16
+EACH = 4
 
 
 def free_port() -> int:
@@ -47,7 +62,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(var_dir: Path, database_url: str | None, port: int) -> subprocess.Popen[bytes]:
+def start(
+    var_dir: Path, database_url: str | None, port: int, redis_url: str | None, workers: int
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "JACKPOT_VAR_DIR": str(var_dir),
@@ -58,9 +75,11 @@ def start(var_dir: Path, database_url: str | None, port: int) -> subprocess.Pope
     env.pop("DATABASE_URL", None)
     if database_url:
         env["DATABASE_URL"] = database_url
+    if redis_url:
+        env["JACKPOT_REDIS_URL"] = redis_url
     return subprocess.Popen(
         [sys.executable, "-m", "jackpot.cli", "serve", "--port", str(port),
-         "--log-level", "warning"],
+         "--log-level", "warning", "--workers", str(workers)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
 
@@ -101,7 +120,52 @@ async def flood(url: str, run: int) -> None:
     print(json.dumps(dict(sorted(answers.items()))), flush=True)
 
 
-async def one_run(url: str, run: int, owner: httpx.AsyncClient) -> dict[str, object]:
+async def account_flood(url: str, run: int, cookies_file: str) -> None:
+    """``--crowd accounts``' crowd: each throw-away account logs in to itself with its
+    own device cookie, ``EACH`` at once, from a new address every run (no
+    per-address limit is reached); prints ``full`` half a second in, then the counts."""
+    accounts = json.loads(Path(cookies_file).read_text())
+    limits = httpx.Limits(max_connections=ACCOUNTS * EACH + 10, max_keepalive_connections=0)
+    answers: Counter[int] = Counter()
+    async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as crowd:
+
+        async def log_in(i: int, k: int) -> None:
+            email, cookie = accounts[i]
+            xff = {"X-Forwarded-For": f"126.{run % 250 + 2}.{i}.{k + 1}",
+                   "Cookie": f"jackpot_device={cookie}"}
+            r = await crowd.post("/api/session", json={"email": email, "password": PASSWORD},
+                                 headers=xff)
+            answers[r.status_code] += 1
+
+        async def signal() -> None:
+            await asyncio.sleep(0.5)
+            print("full", flush=True)
+
+        await asyncio.gather(
+            signal(), *(log_in(i, k) for i in range(len(accounts)) for k in range(EACH))
+        )
+    print(json.dumps(dict(sorted(answers.items()))), flush=True)
+
+
+async def throw_away_accounts(url: str, cookies_file: Path) -> None:
+    """``ACCOUNTS`` accounts, each signed up from its own address, with its device
+    cookie, written to ``cookies_file`` for the crowd's process."""
+    out = []
+    for i in range(ACCOUNTS):
+        async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+            email = f"throw{i}@example.org"
+            r = await c.post(
+                "/api/account", json={"email": email, "password": PASSWORD, "name": f"Throw{i}"},
+                headers={"X-Forwarded-For": f"125.0.{i}.1"},
+            )
+            assert r.status_code == 201, r.text
+            out.append((email, c.cookies["jackpot_device"]))
+    cookies_file.write_text(json.dumps(out))
+
+
+async def one_run(
+    url: str, run: int, owner: httpx.AsyncClient, cookies_file: Path | None = None
+) -> dict[str, object]:
     health: list[float] = []
     done = asyncio.Event()
 
@@ -115,8 +179,9 @@ async def one_run(url: str, run: int, owner: httpx.AsyncClient) -> dict[str, obj
 
     poller = asyncio.create_task(poll())
     started = time.perf_counter()
+    extra = [] if cookies_file is None else ["--cookies", str(cookies_file)]
     crowd = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--flood", str(run), "--url", url,
+        sys.executable, __file__, "--flood", str(run), "--url", url, *extra,
         stdout=asyncio.subprocess.PIPE,
     )
     assert crowd.stdout is not None
@@ -146,9 +211,12 @@ async def main_async(args: argparse.Namespace) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        proc = start(Path(tmp), args.database_url, port)
+        proc = start(Path(tmp), args.database_url, port, args.redis_url, args.workers)
+        cookies_file = Path(tmp) / "crowd.json" if args.crowd == "accounts" else None
         try:
             await wait_up(url)
+            if cookies_file is not None:
+                await throw_away_accounts(url, cookies_file)
             async with httpx.AsyncClient(base_url=url, timeout=120) as known:
                 r = await known.post("/api/account", json={**OWNER, "name": "Owner"})
                 assert r.status_code == 201, r.text
@@ -161,10 +229,11 @@ async def main_async(args: argparse.Namespace) -> None:
                 print(f"owner's log-in with no flood: {r.status_code} in {quiet:.0f} ms")
                 print(f"{'owner':<16} {'run':>3} {'answer':>6} {'time ms':>8} "
                       f"{'flood answers':<28} {'flood s':>7} {'health p99 ms':>13}")
+                cases = ("device cookie",) if cookies_file else ("device cookie", "new browser")
                 for run in range(args.runs):
-                    for case in ("device cookie", "new browser"):
+                    for case in cases:
                         if case == "device cookie":
-                            out = await one_run(url, 2 * run, known)
+                            out = await one_run(url, 2 * run, known, cookies_file)
                         else:
                             async with httpx.AsyncClient(base_url=url, timeout=120) as fresh:
                                 out = await one_run(url, 2 * run + 1, fresh)
@@ -180,10 +249,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--database-url", help="default: SQLite in a temporary directory")
+    parser.add_argument("--redis-url", help="JACKPOT_REDIS_URL for the server (default: none)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
+    parser.add_argument("--crowd", choices=("addresses", "accounts"), default="addresses",
+                        help="300 wrong log-ins from 300 addresses, or 16 throw-away "
+                        "accounts logging in with their own device cookies")
     parser.add_argument("--flood", type=int, help=argparse.SUPPRESS)  # the crowd's process
     parser.add_argument("--url", help=argparse.SUPPRESS)
+    parser.add_argument("--cookies", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.flood is not None:
+    if args.flood is not None and args.cookies:
+        asyncio.run(account_flood(args.url, args.flood, args.cookies))
+    elif args.flood is not None:
         asyncio.run(flood(args.url, args.flood))
     else:
         asyncio.run(main_async(args))

@@ -107,6 +107,17 @@ async def _full(app: Any, waiting: int) -> None:
     raise AssertionError((queue.running, queue.unknown.count))
 
 
+async def _known_waiting(app: Any, count: int) -> None:
+    """Until ``count`` checks wait in the known devices' lane (a loaded machine may
+    take a while to bring a request there)."""
+    queue = app.state.passwords.queue
+    for _ in range(500):
+        if queue.known.count == count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(queue.known.count)
+
+
 async def test_the_owners_device_gets_in_while_strangers_fill_the_queue(  # type: ignore[no-untyped-def]
     app_with, held
 ) -> None:
@@ -131,8 +142,7 @@ async def test_the_owners_device_gets_in_while_strangers_fill_the_queue(  # type
     assert (await new_phone.post("/api/session", json=OWNER)).status_code == 503
     # The owner's browser, logged out but known, waits in its own lane and gets in.
     mine = asyncio.ensure_future(owner.post("/api/session", json=OWNER))
-    await asyncio.sleep(0.1)
-    assert app.state.passwords.queue.known.count == 1
+    await _known_waiting(app, 1)
     held.set()
     r = await mine
     assert r.status_code == 200, r.text
@@ -261,3 +271,151 @@ async def test_strangers_at_the_owners_address_do_not_lock_out_the_owners_device
     thief.cookies.set("jackpot_device", owner.cookies["jackpot_device"])
     codes = [(await thief.post("/api/session", json=WRONG)).status_code for _ in range(6)]
     assert codes == [401] * 5 + [429]
+
+
+# -- a 503 is not a wrong password ---------------------------------------------------
+
+
+async def test_busy_answers_count_as_no_wrong_password(app_with, held) -> None:  # type: ignore[no-untyped-def]
+    """Six right passwords answered 503 ``busy`` while the queue was full used to
+    count as six wrong ones: the owner's next try, the queue free, got 15 minutes
+    of 429. Nor do five 503s spend a device cookie: it still has its lane after."""
+    clients = await app_with(hash_threads=1, hash_queue=1, hash_known_queue=1)
+    held.set()
+    owner = clients("10.0.0.1")
+    assert (await owner.post("/api/account", json={**OWNER, "name": "Ana"})).status_code == 201
+    await owner.delete("/api/session")
+    app = owner._transport.app
+    held.clear()
+    # One stranger's check holds the thread, a second fills the strangers' lane.
+    flood = [asyncio.ensure_future(clients(f"10.9.0.{i}").post("/api/session", json=WRONG))
+             for i in range(2)]
+    await _full(app, 1)
+    new_phone = clients("10.7.0.1")
+    for _ in range(6):
+        r = await new_phone.post("/api/session", json=OWNER)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+    # The owner's browser: one check waits in the known lane, five more find it full.
+    first = asyncio.ensure_future(owner.post("/api/session", json=OWNER))
+    await _known_waiting(app, 1)
+    for _ in range(5):
+        r = await owner.post("/api/session", json=OWNER)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+    held.set()
+    assert (await first).status_code == 200
+    await asyncio.gather(*flood)
+    # The new browser's six 503s were no wrong passwords: it gets in now.
+    r = await new_phone.post("/api/session", json=OWNER)
+    assert r.status_code == 200, r.text
+    # And the device cookie is still known: with the strangers' lane full again it
+    # waits in its own and gets in.
+    await owner.delete("/api/session")
+    held.clear()
+    flood = [asyncio.ensure_future(clients(f"10.9.1.{i}").post("/api/session", json=WRONG))
+             for i in range(2)]
+    await _full(app, 1)
+    mine = asyncio.ensure_future(owner.post("/api/session", json=OWNER))
+    await _known_waiting(app, 1)
+    held.set()
+    assert (await mine).status_code == 200
+    await asyncio.gather(*flood)
+
+
+# -- throw-away accounts with their own device cookies -------------------------------
+
+
+async def test_the_lightest_account_goes_first_and_pushes_out_the_heaviest() -> None:
+    queue = HashQueue(threads=1, queue=4, known_queue=3)
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def job(lane: Lane, name: str) -> str:
+        try:
+            async with queue.turn(lane):
+                order.append(name)
+                await release.wait()
+            return name
+        except ApiError as exc:
+            return f"{name}: {exc.status} {exc.code}"
+
+    running = asyncio.create_task(job(Lane("x"), "x"))
+    await asyncio.sleep(0)
+    # Three throw-away accounts that logged in again and again fill the known lane.
+    crowd = [asyncio.create_task(job(Lane(f"account:t{i}", True, weight=5 + i), f"t{i}"))
+             for i in range(3)]
+    await asyncio.sleep(0)
+    # Another as heavy as the heaviest finds no room...
+    late = asyncio.create_task(job(Lane("account:t9", True, weight=7), "t9"))
+    # ...the owner, who logs in now and then, pushes the heaviest out and goes first.
+    owner = asyncio.create_task(job(Lane("account:ana", True, weight=1), "owner"))
+    await asyncio.sleep(0)
+    assert await late == "t9: 503 busy"
+    assert await crowd[2] == "t2: 503 busy"
+    release.set()
+    assert await owner == "owner"
+    await asyncio.gather(running, *crowd[:2])
+    assert order == ["x", "owner", "t0", "t1"]
+
+
+async def test_known_devices_cannot_starve_the_strangers() -> None:
+    """Both lanes waiting: the threads go to them in turn, where known devices used to
+    take every one while any waited."""
+    queue = HashQueue(threads=1, queue=8, known_queue=8)
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def job(lane: Lane, name: str) -> None:
+        async with queue.turn(lane):
+            order.append(name)
+            await release.wait()
+
+    running = asyncio.create_task(job(Lane("x"), "x"))
+    await asyncio.sleep(0)
+    tasks = [asyncio.create_task(job(Lane(f"account:t{i}", True, weight=1), f"k{i}"))
+             for i in range(4)]
+    tasks += [asyncio.create_task(job(Lane(f"10.0.0.{i}"), f"s{i}")) for i in range(2)]
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(running, *tasks)
+    assert order == ["x", "k0", "s0", "k1", "s1", "k2", "k3"]
+
+
+async def test_sixteen_throw_away_accounts_do_not_lock_the_owner_out(app_with, held) -> None:  # type: ignore[no-untyped-def]
+    """The attack: throw-away accounts, each logging in to itself with its own
+    device cookie, filled the known lane, and the owner's browser got 503 ``busy``.
+    Each account's checks there are counted (JACKPOT_KNOWN_LANE_LIMIT): those that
+    come again and again weigh more than the owner's, who goes first."""
+    clients = await app_with(hash_threads=1, hash_queue=4, hash_known_queue=4)
+    held.set()
+    owner = clients("10.0.0.1")
+    assert (await owner.post("/api/account", json={**OWNER, "name": "Ana"})).status_code == 201
+    await owner.delete("/api/session")
+    crowd = []
+    for i in range(16):
+        c = clients(f"10.3.{i}.1")
+        me = {"email": f"t{i}@example.org", "password": PASSWORD}
+        assert (await c.post("/api/account", json={**me, "name": f"Throw{i}"})).status_code == 201
+        for _ in range(3):  # they keep logging in
+            assert (await c.post("/api/session", json=me)).status_code == 200
+        crowd.append((c, me))
+    app = owner._transport.app
+    held.clear()
+    stranger = asyncio.ensure_future(clients("10.9.9.9").post("/api/session", json=WRONG))
+    await _full(app, 0)
+    # One more log-in each, all at once: the known lane fills, the rest get 503.
+    flood = [asyncio.ensure_future(c.post("/api/session", json=me)) for c, me in crowd]
+    await _known_waiting(app, 4)
+    mine = asyncio.ensure_future(owner.post("/api/session", json=OWNER))
+    for _ in range(500):
+        if any(w[2] == "account:ana@example.org"
+               for w in app.state.passwords.queue.known.waiting):
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the owner's check never reached the known lane")
+    held.set()
+    r = await mine
+    assert r.status_code == 200, r.text
+    codes = [x.status_code for x in await asyncio.gather(*flood)]
+    assert codes.count(200) == 4 - 1 and codes.count(503) == 16 - 3
+    await stranger

@@ -92,6 +92,18 @@ async def test_an_ipv6_address_wrapping_ipv4_is_refused(client, kind: str) -> No
         await resolver.resolve(WRAPPED[kind], 443, socket.AF_INET6)
 
 
+async def test_the_ietf_protocol_assignments_are_refused(client) -> None:  # type: ignore[no-untyped-def]
+    """192.0.0.0/24 (RFC 6890): Python's ``is_global`` calls 192.0.0.8 public."""
+    await sign_up(client, "Ana")
+    for address in ("192.0.0.8", "192.0.0.9", "192.0.0.170"):
+        r = await client.post("/api/push/subscriptions",
+                              json=subscription(f"https://{address}/push"))
+        assert r.status_code == 422, (address, r.text)
+        assert r.json()["error"]["code"] == "bad_endpoint"
+    with pytest.raises(OSError):
+        await endpoints.PublicResolver(allow_local=False).resolve("192.0.0.8", 443)
+
+
 async def test_port_zero_is_refused(client) -> None:  # type: ignore[no-untyped-def]
     await sign_up(client, "Ana")
     for endpoint in ("https://8.8.8.8:0/push", "https://[2001:4860:4860::8888]:0/push"):

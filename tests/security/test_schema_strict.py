@@ -17,7 +17,10 @@ import jsonschema_rs
 import pytest
 from web_helpers import PASSWORD, bot_match, sign_up
 
-STREAMS = ("/api/lobby/events", "/api/my/events", "/api/matches/{match_id}/events")
+STREAMS = (
+    "/api/lobby/events", "/api/my/events", "/api/matches/{match_id}/events",
+    "/api/daily/events", "/api/seeks/events", "/api/seeks/{seek_id}/events",
+)
 GOOD_NAME, GOOD_PASSWORD = "Newcomer", "another long phrase of words"
 
 #: (method, path, body the route refuses)

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from testdb import pg_admin_url
 
@@ -123,6 +125,16 @@ def test_a_bad_vapid_key_setting_is_refused(tmp_path: Path) -> None:
             "JACKPOT_VAPID_PRIVATE_KEY", "P-256")
 
 
+def test_a_p384_vapid_key_is_refused(tmp_path: Path) -> None:
+    """Web Push signs with ES256 only: a P-384 key was taken and signed nothing a push
+    service accepts."""
+    p384 = ec.generate_private_key(ec.SECP384R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    refused(serve(tmp_path, JACKPOT_VAPID_PRIVATE_KEY=p384), "JACKPOT_VAPID_PRIVATE_KEY", "P-256")
+
+
 def test_a_garbage_vapid_key_file_is_refused_not_replaced(tmp_path: Path) -> None:
     key = tmp_path / "vapid_private_key.pem"
     key.write_text("-----BEGIN PRIVATE KEY-----\ngarbage\n-----END PRIVATE KEY-----\n")
@@ -136,3 +148,14 @@ def test_a_garbage_vapid_key_file_is_refused_not_replaced(tmp_path: Path) -> Non
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:1/0", "http://127.0.0.1:6379"])
 def test_an_unreachable_redis_is_refused(tmp_path: Path, url: str) -> None:
     refused(serve(tmp_path, JACKPOT_REDIS_URL=url), "Redis", "JACKPOT_REDIS_URL")
+
+
+def test_a_database_url_with_a_port_that_is_no_number_is_refused(tmp_path: Path) -> None:
+    refused(serve(tmp_path, DATABASE_URL="postgresql://postgres@127.0.0.1:abc/x"),
+            "DATABASE_URL", "port", "'abc'")
+
+
+def test_a_sqlite_path_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    refused(serve(tmp_path, DATABASE_URL=f"sqlite:///{folder}"), str(folder), "directory")

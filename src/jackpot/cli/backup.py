@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from jackpot.web.base.private_files import create_private
+
 #: How long the copy may wait for a writer that holds the database (milliseconds).
 BUSY_MS = 30_000
 
@@ -44,6 +46,8 @@ def sqlite_backup(source: Path, target: Path) -> int:
     backup never leaves a half file under its name. Returns the copy's size."""
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    # Password hashes and the next days' daily seeds: for the site's user only.
+    create_private(partial)
     src = sqlite3.connect(f"file:{source}?mode=rw", uri=True, timeout=BUSY_MS / 1000)
     try:
         dst = sqlite3.connect(partial)

@@ -40,6 +40,7 @@ from jackpot.web.base.limits import make_counters, redis_prefix
 from jackpot.web.base.live.bus_redis import make_bus
 from jackpot.web.base.live.stream_caps import StreamCaps, total_streams
 from jackpot.web.base.passwords import Passwords
+from jackpot.web.base.redis_pool import shared_redis
 from jackpot.web.base.settings import Settings, load_settings
 from jackpot.web.base.steps import run_steps
 from jackpot.web.base.storage.db import Database
@@ -165,6 +166,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.counters.aclose()
             if app.state.shared_streams is not None:
                 await app.state.shared_streams.aclose()
+            if app.state.redis is not None:
+                await app.state.redis.aclose(close_connection_pool=True)
             app.state.passwords.close()
             await db.dispose()
 
@@ -184,7 +187,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     document_errors(app)
     app.state.settings = settings
     app.state.bus = make_bus(settings.redis_url)
-    app.state.counters = make_counters(settings.redis_url, settings.database_url)
+    # Every request-time use of Redis shares one bounded pool that waits (redis_pool.py).
+    app.state.redis = (
+        shared_redis(settings.redis_url, settings.redis_connections, settings.redis_wait_seconds)
+        if settings.redis_url
+        else None
+    )
+    app.state.counters = make_counters(app.state.redis, settings.database_url)
     app.state.passwords = Passwords(
         settings.hash_threads or None,
         settings.hash_queue,
@@ -193,13 +202,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         memory_kib=settings.hash_memory_kib,
     )
     app.state.stream_caps = StreamCaps(settings.streams_per_address, total_streams(settings))
-    app.state.watchers = make_watchers(settings)
+    app.state.watchers = make_watchers(settings, app.state.redis)
     # With Redis, one address's streams count together in every process.
     app.state.shared_streams = (
         SharedStreams(
-            settings.redis_url, redis_prefix(settings.database_url), settings.streams_per_address
+            app.state.redis, redis_prefix(settings.database_url), settings.streams_per_address
         )
-        if settings.redis_url
+        if app.state.redis is not None
         else None
     )
     app.state.user_hub = UserHub(app.state.bus)

@@ -105,6 +105,10 @@ async def test_unknown_things_are_404(client: httpx.AsyncClient) -> None:
         error_of(await client.post(f"/api/matches/{odd}/cover", json={"tiles": [1]}), 404)
         error_of(await client.post(f"/api/matches/{odd}/resign"), 404, "not_found")
     error_of(await client.delete("/api/matches"), 405)
+    # A 405 says which methods the address takes (RFC 9110), all of them.
+    assert (await client.delete("/api/matches")).headers["allow"] == "GET, POST"
+    page = await client.put("/", headers={"accept": "text/html"})
+    assert page.status_code == 405 and "GET" in page.headers["allow"]
     r = await client.get("/matches/m_nothing", headers={"accept": "text/html"})
     assert r.status_code == 404 and "<html" in r.text
 

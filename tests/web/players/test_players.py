@@ -139,6 +139,14 @@ async def test_history_filters_and_records_export(make_client: Any, app: Any) ->
     for line in lines:
         check = fair.verify(json.loads(line))
         assert check.ok, check.problem
+    # Paged, with a maximum (JACKPOT_RECORDS_PAGE): oldest first, a page at a time.
+    assert resp.headers["x-total-count"] == "3"
+    first = (await ana.get("/api/players/Ana/records?limit=2")).text.strip().split("\n")
+    second = (await ana.get("/api/players/Ana/records?limit=2&page=2")).text.strip().split("\n")
+    assert first + second == lines and len(second) == 1
+    most = app.state.settings.records_page
+    too_many = await ana.get(f"/api/players/Ana/records?limit={most + 1}")
+    assert too_many.status_code == 422 and "limit" in too_many.json()["error"]["message"]
 
 
 async def test_replay_only_after_the_end_with_consistent_numbers(

@@ -132,6 +132,8 @@ async def change_account(
         password_hash = await signin.new_password_hash(
             request, body.password, *signin.user_words(email, actor.name)
         )
+    if body.name is not None:
+        await blocks.count_rename(request, actor.user_id)
     async with db_of(request).write() as conn:
         if body.password is not None:
             await changes.change_password(

@@ -50,6 +50,21 @@ async def count_name_lookup(request: HTTPConnection) -> None:
     )
 
 
+async def count_rename(request: HTTPConnection, user_id: int) -> None:
+    """One more name change for the account (429 past ``JACKPOT_RENAME_LIMIT``), and one
+    more name looked up from the request's address: the answer says whether the
+    name is taken, as a sign-up's does, so renaming again and again is no way round
+    the name-lookup limit (nor a way to confirm that players who keep their profile
+    hidden exist, one name after another)."""
+    await take(
+        counters_of(request),
+        f"rename:{int(user_id)}",
+        settings_of(request).rename_limit,
+        N_("too many name changes for this account"),
+    )
+    await count_name_lookup(request)
+
+
 async def account_named(conn: AsyncConnection, name: str) -> Any:
     """The account (not a guest) called ``name``: a row with ``id`` and ``name``; 404
     when there is none (the name said back no longer than a name may be)."""

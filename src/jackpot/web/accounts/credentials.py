@@ -133,7 +133,7 @@ async def new_guest(request: Request, conn: AsyncConnection) -> tuple[Actor, str
     (``JACKPOT_GUESTS_PER_ADDRESS_HOUR``), in the caller's transaction: a match
     that cannot be made leaves no guest behind."""
     limit = settings_of(request).guests_per_address_hour
-    made, _ = await counters_of(request).hit("guest:" + client_bucket(request), 3600)
+    made, _ = await counters_of(request).hit("guest:" + client_bucket(request), 3600, limit)
     if made > limit:
         raise too_many_guests(limit)
     return await create_guest(conn)

@@ -202,6 +202,8 @@ async def _change(request: Request, actor: Actor, what: str, form: Any) -> str:
         )
     if what in ("block", "unblock"):
         await blocks.count_name_lookup(request)
+    if what == "name":
+        await blocks.count_rename(request, actor.user_id)
     async with db_of(request).write() as conn:
         if what == "name":
             name = await changes.rename(conn, actor.user_id, form_text(form, "name"))

@@ -24,6 +24,8 @@ sign-up leaves a device cookie (``SignedIn.device``).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, NamedTuple
 
 from fastapi import Request
@@ -38,10 +40,11 @@ from jackpot.web.base.edge.client import client_bucket
 from jackpot.web.base.edge.http import current_actor, db_of, settings_of
 from jackpot.web.base.edge.language import set_language_cookie
 from jackpot.web.base.edge.theme import set_theme_cookie, theme_of
+from jackpot.web.base.env_values import Rate
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.hash_queue import Lane
 from jackpot.web.base.identity import KEEPS_ACTOR, Actor
-from jackpot.web.base.limits import TooMany, counters_of, take
+from jackpot.web.base.limits import Counters, TooMany, counters_of, take
 from jackpot.web.base.passwords import Passwords
 from jackpot.web.base.tables import core as t
 from jackpot.web.notify.confirmations import queue_confirm_mail
@@ -128,6 +131,20 @@ def _keys(account: str, address: str) -> tuple[str, str, str]:
     return f"fail:{account}|{address}", f"fail-addr:{address}", f"fail-acct:{account}"
 
 
+@contextlib.asynccontextmanager
+async def unanswered_is_no_try(counters: Counters, key: str) -> AsyncIterator[None]:
+    """A try counted before its check (``key``) is taken back when the check never
+    ran: the hashing queue was full (503 ``busy``). Counted, a right password that
+    met a crowd was a wrong one: six 503s locked the owner out for the window, and
+    five spent their device cookie."""
+    try:
+        yield
+    except ApiError as exc:
+        if exc.code == "busy":
+            await counters.undo(key)
+        raise
+
+
 async def _check(
     request: Request, account: str, password_hash: str | None, password: str,
     device: str | None,
@@ -153,15 +170,24 @@ async def _check(
     allowed = settings.failure_limit.count
     if wide >= settings.account_failure_ceiling.count:
         allowed = 1
-    tries, left = await counters.hit(pair, settings.failure_limit.window)
+    tries, left = await counters.hit(pair, settings.failure_limit.window, allowed)
     if tries > allowed:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
-    if await passwords_of(request).verify(password_hash, password, lane=stranger_lane(request)):
+    async with unanswered_is_no_try(counters, pair):
+        right = await passwords_of(request).verify(
+            password_hash, password, lane=stranger_lane(request)
+        )
+    if right:
         await counters.clear(pair)
         return True
-    await counters.hit(addr, settings.address_failure_limit.window)
-    await counters.hit(acct, settings.account_failure_ceiling.window)
+    await _hit_failure(counters, addr, settings.address_failure_limit)
+    await _hit_failure(counters, acct, settings.account_failure_ceiling)
     return False
+
+
+async def _hit_failure(counters: Counters, key: str, rate: Rate) -> None:
+    """One more wrong password on ``key``, a lockout once ``rate.count`` are in."""
+    await counters.hit(key, rate.window, rate.count)
 
 
 async def _check_known(
@@ -174,20 +200,37 @@ async def _check_known(
     settings = settings_of(request)
     counters = counters_of(request)
     mine = devices.failure_key(device)
-    tries, left = await counters.hit(mine, settings.failure_limit.window)
+    tries, left = await counters.hit(
+        mine, settings.failure_limit.window, settings.failure_limit.count
+    )
     if tries > settings.failure_limit.count:
         raise TooMany(N_("too many wrong passwords for this account from your address"), left)
-    lane = Lane("account:" + account, known=True)
     pair, addr, acct = _keys(account, client_bucket(request))
-    if await passwords_of(request).verify(password_hash, password, lane=lane):
+    lane = await known_lane(request, account)
+    async with unanswered_is_no_try(counters, mine):
+        right = await passwords_of(request).verify(password_hash, password, lane=lane)
+    if right:
         await counters.clear(mine)
         await counters.clear(pair)
         request.scope[KNOWN_LANE] = lane
         return True
-    await counters.hit(pair, settings.failure_limit.window)
-    await counters.hit(addr, settings.address_failure_limit.window)
-    await counters.hit(acct, settings.account_failure_ceiling.window)
+    await _hit_failure(counters, pair, settings.failure_limit)
+    await _hit_failure(counters, addr, settings.address_failure_limit)
+    await _hit_failure(counters, acct, settings.account_failure_ceiling)
     return False
+
+
+async def known_lane(request: Request, account: str) -> Lane:
+    """The known devices' lane, weighed by how many checks the account had there in
+    ``JACKPOT_KNOWN_LANE_LIMIT``'s window (the lightest go first: base/hash_queue.py);
+    past that many, the strangers' lane of the address. Throw-away accounts that log
+    in with their own cookies again and again to fill the lane get heavy, then out
+    of it, while their owner's rare log-in stays at the front."""
+    rate = settings_of(request).known_lane_limit
+    used, _left = await counters_of(request).hit("known-lane:" + account, rate.window, rate.count)
+    if used > rate.count:
+        return stranger_lane(request)
+    return Lane("account:" + account, known=True, weight=used)
 
 
 async def log_in(request: Request, email: str, password: str) -> SignedIn:

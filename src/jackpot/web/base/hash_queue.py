@@ -1,4 +1,4 @@
-"""Who waits for a password-hashing thread: known devices first, then a fair share per address.
+"""Who waits for a password-hashing thread: known devices by least use, strangers by address.
 
 The hashing pool has a few threads and a bounded queue (``passwords.py``). One
 bounded queue for everybody let a crowd lock an account's owner out: 200 wrong
@@ -7,13 +7,21 @@ the owner's right password was answered 503 like theirs. So there are two lanes:
 
 * ``known``: a log-in that carries a valid device cookie for the account it names
   (accounts/devices.py, OWASP's "device cookies"): a browser that has logged in to
-  that account before. Strangers cannot put anything here, and it is served first.
-  Keyed by the account, so one account's devices cannot take it all either.
+  that account before. Keyed by the account, with its ``weight``: how many checks
+  the account had in this lane lately (signin.py counts them). The lightest goes
+  first, and when the lane is full a newcomer pushes out the heaviest. Throw-away
+  accounts that log in again and again with their own cookies grow heavy at once;
+  an owner who logs in now and then weighs next to nothing, so is never queued
+  behind them, nor pushed out by them.
 * the rest, keyed by the client's address bucket (its /64 for IPv6). When it is
   full, a newcomer takes the place of the newest job of whoever waits with the
   most (that one is answered 503 ``busy``); only when everybody waits with as few
   as the newcomer would is the newcomer refused. Free threads take the keys in
   turn, so an address with fifty jobs waiting does not delay one with a single job.
+
+Free threads go to the two lanes in turn while both have jobs waiting: a crowd of
+known devices cannot starve new browsers and sign-ups of every thread (it used
+to: known first, always), and an owner still waits for at most one stranger.
 
 A crowd of single-request addresses can still fill the second lane (nothing tells
 its members from a new visitor); what it cannot do is keep out a browser that has
@@ -33,10 +41,12 @@ from jackpot.web.base.errors import ApiError
 
 @dataclass(frozen=True)
 class Lane:
-    """Where a job waits: ``key`` is the account (known devices) or the address bucket."""
+    """Where a job waits: ``key`` is the account (known devices) or the address bucket;
+    ``weight``: the account's recent checks in the known lane (the lighter go first)."""
 
     key: str
     known: bool = False
+    weight: int = 0
 
 
 def busy() -> ApiError:
@@ -91,14 +101,54 @@ class FairLane:
                 del self.waiting[key]
 
 
+class KnownLane:
+    """The known devices' waiting jobs, at most ``size``: the lightest account's oldest
+    first; when full, a newcomer pushes out the heaviest's newest, or is refused (503)
+    when nobody waiting is heavier than it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._seq = 0
+        #: (weight, arrival, key, job)
+        self.waiting: list[tuple[int, int, str, asyncio.Future[None]]] = []
+
+    @property
+    def count(self) -> int:
+        return len(self.waiting)
+
+    def add(self, lane: Lane, job: asyncio.Future[None]) -> None:
+        if len(self.waiting) >= self.size:
+            heaviest = max(self.waiting, key=lambda w: (w[0], w[1]))
+            if heaviest[0] <= lane.weight:
+                raise busy()
+            self.waiting.remove(heaviest)
+            if not heaviest[3].done():
+                heaviest[3].set_exception(busy())
+        self._seq += 1
+        self.waiting.append((lane.weight, self._seq, lane.key, job))
+
+    def pop(self) -> asyncio.Future[None] | None:
+        while self.waiting:
+            lightest = min(self.waiting, key=lambda w: (w[0], w[1]))
+            self.waiting.remove(lightest)
+            if not lightest[3].done():
+                return lightest[3]
+        return None
+
+    def discard(self, key: str, job: asyncio.Future[None]) -> None:
+        self.waiting = [w for w in self.waiting if w[3] is not job]
+
+
 class HashQueue:
     """``threads`` jobs run at once; the others wait in their lane."""
 
     def __init__(self, threads: int, queue: int, known_queue: int) -> None:
         self.threads = threads
         self.running = 0
-        self.known = FairLane(known_queue)
+        self.known = KnownLane(known_queue)
         self.unknown = FairLane(queue)
+        #: Whose turn the next thread is when both lanes wait: they alternate.
+        self._known_next = True
 
     @contextlib.asynccontextmanager
     async def turn(self, lane: Lane) -> AsyncIterator[None]:
@@ -115,23 +165,35 @@ class HashQueue:
             self.running += 1
             return
         job: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = self.known if lane.known else self.unknown
-        waiting.add(lane.key, job)
+        if lane.known:
+            self.known.add(lane, job)
+        else:
+            self.unknown.add(lane.key, job)
         try:
             await job
         except asyncio.CancelledError:
             if job.done() and not job.cancelled() and job.exception() is None:
                 self.running -= 1  # given a thread just as the caller went away
                 self._hand_on()
+            elif lane.known:
+                self.known.discard(lane.key, job)
             else:
-                waiting.discard(lane.key, job)
+                self.unknown.discard(lane.key, job)
             raise
 
     def _hand_on(self) -> None:
-        """Give free threads to waiting jobs: known devices first."""
+        """Give free threads to waiting jobs, the lanes in turn while both wait
+        (known devices first after a stranger's job)."""
         while self.running < self.threads:
-            job = self.known.pop() or self.unknown.pop()
+            first, then = (
+                (self.known, self.unknown) if self._known_next else (self.unknown, self.known)
+            )
+            job = first.pop()
+            lane: KnownLane | FairLane = first
+            if job is None:
+                job, lane = then.pop(), then
             if job is None:
                 return
+            self._known_next = lane is self.unknown
             self.running += 1
             job.set_result(None)

@@ -38,11 +38,17 @@ def wait_words(seconds: int) -> str:
 
 
 class Counters(Protocol):
-    async def hit(self, key: str, window: int) -> tuple[int, int]:
-        """Count one more; returns the count and the seconds until the window ends."""
+    async def hit(self, key: str, window: int, limit: int = 0) -> tuple[int, int]:
+        """Count one more; returns the count and the seconds until the window ends.
+        ``limit``: the count past which the key's owner is refused; from then on the
+        key is a lockout, which the process's counters never drop before its end."""
 
     async def peek(self, key: str) -> tuple[int, int]:
         """The count and seconds left, without counting."""
+
+    async def undo(self, key: str) -> None:
+        """Take back one ``hit`` of a window still open (an attempt that got no
+        answer: a 503 is no wrong password)."""
 
     async def clear(self, key: str) -> None: ...
 
@@ -51,30 +57,34 @@ class Counters(Protocol):
 
 class LocalCounters:
     """Counters for one process. Bounded: past ``MAX_KEYS`` the expired keys go, and
-    if that is not enough the oldest windows are dropped (a flood of new addresses
-    must not grow memory without end)."""
+    if that is not enough the windows that end soonest are dropped, down to half,
+    but never a lockout (a key at its ``limit``): 100,000 fresh keys from a flood of
+    new addresses made the process forget every lockout, an account's wrong
+    passwords included. Lockouts stay until they end, so only they may take the
+    count past ``MAX_KEYS``, and each one cost its maker ``limit`` counted attempts."""
 
     MAX_KEYS = 100_000
 
     def __init__(self) -> None:
-        self._counts: dict[str, tuple[float, int]] = {}
+        #: key -> (end of its window, count, the limit it counts for; 0: none given)
+        self._counts: dict[str, tuple[float, int, int]] = {}
 
-    def _live(self, key: str, now: float) -> tuple[float, int] | None:
+    def _live(self, key: str, now: float) -> tuple[float, int, int] | None:
         entry = self._counts.get(key)
         if entry is not None and entry[0] <= now:
             del self._counts[key]
             return None
         return entry
 
-    async def hit(self, key: str, window: int) -> tuple[int, int]:
+    async def hit(self, key: str, window: int, limit: int = 0) -> tuple[int, int]:
         now = time.monotonic()
         entry = self._live(key, now)
         if entry is None:
             if len(self._counts) >= self.MAX_KEYS:
                 self._prune(now)
-            entry = (now + window, 0)
+            entry = (now + window, 0, limit)
         ends, count = entry[0], entry[1] + 1
-        self._counts[key] = (ends, count)
+        self._counts[key] = (ends, count, max(limit, entry[2]))
         return count, max(int(ends - now), 1)
 
     async def peek(self, key: str) -> tuple[int, int]:
@@ -82,14 +92,23 @@ class LocalCounters:
         entry = self._live(key, now)
         return (0, 0) if entry is None else (entry[1], max(int(entry[0] - now), 1))
 
+    async def undo(self, key: str) -> None:
+        entry = self._live(key, time.monotonic())
+        if entry is not None and entry[1] > 0:
+            self._counts[key] = (entry[0], entry[1] - 1, entry[2])
+
     async def clear(self, key: str) -> None:
         self._counts.pop(key, None)
 
     def _prune(self, now: float) -> None:
         self._counts = {k: v for k, v in self._counts.items() if v[0] > now}
-        if len(self._counts) >= self.MAX_KEYS:
-            oldest = sorted(self._counts.items(), key=lambda kv: kv[1][0])
-            self._counts = dict(oldest[len(oldest) // 2 :])
+        if len(self._counts) < self.MAX_KEYS:
+            return
+        droppable = sorted(
+            (v[0], k) for k, v in self._counts.items() if not (v[2] and v[1] >= v[2])
+        )
+        for _ends, key in droppable[: len(self._counts) - self.MAX_KEYS // 2]:
+            del self._counts[key]
 
     async def aclose(self) -> None:
         self._counts.clear()
@@ -104,6 +123,16 @@ return {n, ttl}
 """
 
 
+#: DECR only a key that still exists (one that expired meanwhile stays gone, never
+#: comes back at -1 without an expiry).
+_UNDO = """
+if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+"""
+
+
 def _unavailable() -> ApiError:
     return ApiError(503, "unavailable", "the site cannot check its limits right now; try again")
 
@@ -113,12 +142,20 @@ class RedisCounters:
     dies between the two never leaves a key that lives for ever. If Redis cannot be
     reached the attempt is refused (503), never let through uncounted."""
 
-    def __init__(self, url: str, prefix: str) -> None:
-        self._redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    def __init__(self, redis: aioredis.Redis | str, prefix: str) -> None:
+        """``redis``: the process's shared client (redis_pool.py), or a URL for a
+        client of its own, closed with the counters."""
+        self._owned = isinstance(redis, str)
+        self._redis = (
+            aioredis.Redis.from_url(redis, socket_timeout=5, socket_connect_timeout=5)
+            if isinstance(redis, str)
+            else redis
+        )
         self._prefix = prefix
         self._hit = self._redis.register_script(_HIT)
+        self._undo = self._redis.register_script(_UNDO)
 
-    async def hit(self, key: str, window: int) -> tuple[int, int]:
+    async def hit(self, key: str, window: int, limit: int = 0) -> tuple[int, int]:
         try:
             count, ttl = await self._hit(keys=[self._prefix + key], args=[window])
         except RedisError:
@@ -136,6 +173,12 @@ class RedisCounters:
             raise _unavailable() from None
         return (int(value), max(int(ttl), 1)) if value is not None else (0, 0)
 
+    async def undo(self, key: str) -> None:
+        try:
+            await self._undo(keys=[self._prefix + key])
+        except RedisError:
+            raise _unavailable() from None
+
     async def clear(self, key: str) -> None:
         try:
             await self._redis.delete(self._prefix + key)
@@ -143,7 +186,8 @@ class RedisCounters:
             raise _unavailable() from None
 
     async def aclose(self) -> None:
-        await self._redis.aclose()
+        if self._owned:
+            await self._redis.aclose()
 
 
 def redis_prefix(database_url: str) -> str:
@@ -158,9 +202,10 @@ def counters_of(request: HTTPConnection) -> Counters:
     return counters
 
 
-def make_counters(redis_url: str | None, database_url: str) -> Counters:
-    if redis_url:
-        return RedisCounters(redis_url, redis_prefix(database_url))
+def make_counters(redis: aioredis.Redis | None, database_url: str) -> Counters:
+    """In Redis through the process's shared client, else in the process."""
+    if redis is not None:
+        return RedisCounters(redis, redis_prefix(database_url))
     return LocalCounters()
 
 
@@ -184,6 +229,6 @@ class TooMany(ApiError):
 async def take(counters: Counters, key: str, rate: Rate, what: str) -> None:
     """Count one attempt against ``rate``; 429 (saying ``what``, a catalog entry, and
     how long to wait) once the window holds more than ``rate.count``."""
-    count, left = await counters.hit(key, rate.window)
+    count, left = await counters.hit(key, rate.window, rate.count)
     if count > rate.count:
         raise TooMany(what, left)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import make_msgid
 
+from jackpot.web.base.private_files import private_dir, write_private
 from jackpot.web.base.settings import Settings
 
 
@@ -45,10 +46,11 @@ def _send_sync(settings: Settings, msg: EmailMessage) -> None:
                 smtp.login(settings.smtp_user, settings.smtp_password or "")
             smtp.send_message(msg)
         return
-    settings.outbox_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(settings.outbox_dir)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")  # sorts in sending order
     path = settings.outbox_dir / f"{stamp}-{secrets.token_hex(4)}.eml"
-    path.write_bytes(bytes(msg))
+    # Only the site's user may read it: a reset mail holds a live link.
+    write_private(path, bytes(msg))
 
 
 async def send_mail(

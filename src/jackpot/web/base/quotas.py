@@ -7,6 +7,9 @@ settings and defaults are in settings.py and docs/security.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -73,6 +76,59 @@ async def check_active_matches(
             "finish or resign one first",
             cap,
         )
+
+
+@dataclass(frozen=True)
+class MatchCap:
+    """The cap a new match is made under (``new_match`` checks it for every person
+    seated in it, whatever made it: the form, a challenge accepted, people paired by
+    play now): ``most`` matches waiting or in play each, and who asked for it, who is
+    told of their own count; another person's full count is told by name."""
+
+    most: int
+    asked_by: int
+
+
+async def check_seated(
+    conn: AsyncConnection, people: Sequence[tuple[int, str, bool]], cap: MatchCap
+) -> None:
+    """``check_active_matches`` for each of ``people`` ((user id, name, guest?)) about
+    to be seated in one new match. Their counts are taken in turn with each one's
+    other such changes (the locks in the order of the ids, so two new matches of the
+    same people take them alike)."""
+    for user_id, _name, _guest in sorted(people):
+        await one_at_a_time(conn, user_id)
+    for user_id, name, guest in people:
+        if user_id == cap.asked_by:
+            await check_active_matches(conn, user_id, guest, cap.most)
+            continue
+        active = int((await conn.execute(_ACTIVE, {"user_id": user_id})).scalar_one())
+        if active >= cap.most:
+            raise ApiError(
+                409,
+                "their_matches_full",
+                "%(name)s has as many matches waiting or in play as a player may have; "
+                "try again once one of them is over",
+                name=name,
+            )
+
+
+async def at_cap(conn: AsyncConnection, user_ids: Sequence[int], most: int) -> set[int]:
+    """Those of ``user_ids`` who have ``most`` matches or more waiting or in play (one
+    query, for play now's candidates: a seek of someone who is full is passed over)."""
+    if not user_ids:
+        return set()
+    rows = await conn.execute(
+        select(t.seats.c.user_id, func.count())
+        .select_from(t.seats.join(t.matches, t.matches.c.id == t.seats.c.match_id))
+        .where(
+            t.seats.c.user_id.in_(sorted(set(user_ids))),
+            t.seats.c.is_bot.is_(False),
+            t.matches.c.status.in_(("waiting", "playing")),
+        )
+        .group_by(t.seats.c.user_id)
+    )
+    return {int(r[0]) for r in rows if int(r[1]) >= most}
 
 
 def too_many_guests(limit: int) -> ApiError:

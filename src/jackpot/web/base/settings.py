@@ -41,6 +41,19 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 FALLBACK_BASE_URL = "http://localhost:8000"
 
 
+def _with_port_checked(url: str) -> str:
+    """``url``, whose port (if any) must be a number from 1 to 65535: a port like
+    ``abc`` ended start-up with a traceback from the URL's parser."""
+    netloc = urlsplit(url).netloc.rpartition("@")[2]
+    host_end = netloc.rfind("]")
+    port = netloc[host_end + 1 :].partition(":")[2] if ":" in netloc[host_end + 1 :] else ""
+    if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise SettingsError(
+            f"DATABASE_URL's port must be a number from 1 to 65535, not {port[:20]!r}"
+        )
+    return url
+
+
 def _database_url(raw: str | None, var_dir: Path) -> str:
     """Accept the usual spellings and pick the async driver for each database."""
     if not raw:
@@ -52,9 +65,9 @@ def _database_url(raw: str | None, var_dir: Path) -> str:
         ("postgres://", "postgresql+asyncpg://"),
     ):
         if url.startswith(plain):
-            return async_ + url[len(plain) :]
+            return _with_port_checked(async_ + url[len(plain) :])
     if url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
-        return url
+        return _with_port_checked(url)
     raise SettingsError(
         f"DATABASE_URL must start with sqlite:// or postgresql://, not {url.split(':')[0]!r}"
     )
@@ -176,11 +189,21 @@ class Settings:
     confirm_mail_limit: Rate = Rate(3, 86400)
     #: Accounts looked up by name (a challenge, a block) per client address.
     name_lookup_limit: Rate = Rate(120, 3600)
+    #: Records one answer of ``/api/players/{name}/records`` holds at most.
+    records_page: int = 100
+    #: Name changes per account (each also counts as a name looked up: blocks.py).
+    rename_limit: Rate = Rate(5, 86400)
     #: Threads hashing passwords (0: the machine's cores, at most 4), and how many
     #: checks may wait for one, from strangers and from known devices (hash_queue.py).
     hash_threads: int = 0
     hash_queue: int = 64
     hash_known_queue: int = 16
+    #: Checks one account may have in the known devices' lane per window (signin.py).
+    known_lane_limit: Rate = Rate(10, 900)
+    #: Connections to Redis one process holds at most, shared by the limit counters and
+    #: the stream and watcher counts; a request waits this many seconds for one.
+    redis_connections: int = 64
+    redis_wait_seconds: float = 10.0
     #: argon2id's passes and memory (KiB) per password hash: RFC 9106's low-memory
     #: profile (passwords.py). Lower only where no real password is kept (tests).
     hash_time_cost: int = 3
@@ -334,9 +357,14 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         reset_mail_limit=rate(env, "JACKPOT_RESET_MAIL_LIMIT", Rate(1, 900)),
         confirm_mail_limit=rate(env, "JACKPOT_CONFIRM_MAIL_LIMIT", Rate(3, 86400)),
         name_lookup_limit=rate(env, "JACKPOT_NAME_LOOKUP_LIMIT", Rate(120, 3600)),
+        rename_limit=rate(env, "JACKPOT_RENAME_LIMIT", Rate(5, 86400)),
+        records_page=whole(env, "JACKPOT_RECORDS_PAGE", 100, 1, 10_000),
         hash_threads=whole(env, "JACKPOT_HASH_THREADS", 0, 0, 64),
         hash_queue=whole(env, "JACKPOT_HASH_QUEUE", 64, 1, 10_000),
         hash_known_queue=whole(env, "JACKPOT_HASH_KNOWN_QUEUE", 16, 1, 10_000),
+        known_lane_limit=rate(env, "JACKPOT_KNOWN_LANE_LIMIT", Rate(10, 900)),
+        redis_connections=whole(env, "JACKPOT_REDIS_CONNECTIONS", 64, 2, 100_000),
+        redis_wait_seconds=number(env, "JACKPOT_REDIS_WAIT_SECONDS", 10.0, 0.1, 300.0),
         hash_time_cost=whole(env, "JACKPOT_HASH_TIME_COST", 3, 1, 100),
         hash_memory_kib=whole(env, "JACKPOT_HASH_MEMORY_KIB", 65536, 32, 4_194_304),
         streams_per_address=whole(env, "JACKPOT_STREAMS_PER_ADDRESS", 32, 1, 100_000),

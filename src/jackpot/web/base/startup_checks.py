@@ -23,6 +23,7 @@ from sqlalchemy.exc import DBAPIError
 from jackpot.i18n.catalogs import MissingCatalog, check_catalogs
 from jackpot.web.base.env_values import SettingsError
 from jackpot.web.base.live.stream_caps import open_file_limit
+from jackpot.web.base.private_files import private_dir
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.storage.db import Database
 
@@ -47,7 +48,7 @@ def check_outbox(settings: Settings) -> None:
         return
     outbox = settings.outbox_dir
     try:
-        outbox.mkdir(parents=True, exist_ok=True)
+        private_dir(outbox)
         with tempfile.NamedTemporaryFile(dir=outbox, prefix=".check-", delete=True):
             pass
     except OSError as exc:
@@ -133,6 +134,11 @@ def check_database(settings: Settings) -> None:
     if settings.is_sqlite:
         path = make_url(settings.database_url).database
         if path and path != ":memory:":
+            if Path(path).is_dir():
+                raise SettingsError(
+                    f"the SQLite database {path!r} is a directory: point DATABASE_URL at "
+                    "a file (it is created if missing)"
+                )
             parent = Path(path).parent
             if parent.exists() and not parent.is_dir():
                 raise SettingsError(

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.edge.http import check_same_site, current_actor, db_of, settings_of
 from jackpot.web.base.errors import invalid
+from jackpot.web.base.live.stream_caps import EventStream
 from jackpot.web.daily.board import board, overview
 from jackpot.web.daily.deals import check_day, check_variant, deal_row
 from jackpot.web.daily.entries import already_entered, enter, require_account
@@ -33,7 +34,7 @@ async def today(request: Request) -> dict[str, Any]:
         return await overview(conn, actor.user_id if actor else None, utcnow())
 
 
-@router.get("/events")
+@router.get("/events", response_class=EventStream)
 async def daily_events(request: Request) -> Response:
     """A ping each time a board may have changed (daily/live.py)."""
     return await daily_stream(request)

@@ -36,7 +36,7 @@ from jackpot.web.base.errors import (
     not_found,
 )
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.quotas import check_active_matches, one_at_a_time
+from jackpot.web.base.quotas import MatchCap, check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.tables import core as t
 from jackpot.web.base.tables.people import challenges
@@ -206,7 +206,6 @@ async def accept(
         # A block ends the challenge (accounts/blocks.py); one made while this
         # request ran is answered the same way, never as a block.
         raise conflict("this challenge is no longer open", "challenge_closed")
-    await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
     own = await contribution(conn, client_seed, commitment, now)
     # A challenge made before challenges kept them: the challenger's seed and part are
     # made now, as the server's.
@@ -228,6 +227,8 @@ async def accept(
         origin=Origin("challenge", row.id),
         rules=BETWEEN_PEOPLE,
         parts=parts,
+        # The challenger's count too: made a while ago, the challenge may find them full.
+        cap=MatchCap(settings.account_active_matches, actor.user_id),
         spares=row.spares,
     )
     out = await new_match(conn, spec, now)
@@ -293,22 +294,30 @@ async def end_between(conn: AsyncConnection, blocker: int, blocked: int) -> None
     """A block's listener (accounts/blocks.py): close the open challenges between the
     two as the blocker would answer them (withdrawn, declined): the blocked player
     hears that, never of the block, and the blocker's other pages drop it from their
-    lists."""
-    for from_id, to_id, status in (
-        (blocker, blocked, "withdrawn"),
-        (blocked, blocker, "declined"),
-    ):
-        ended = await conn.execute(
-            update(challenges)
-            .where(
-                challenges.c.from_id == from_id,
-                challenges.c.to_id == to_id,
-                challenges.c.status == "open",
-            )
-            .values(status=status)
-            .returning(challenges.c.id)
+    lists.
+
+    The rows are locked first, both directions in one statement, in the order of
+    their ids: two players blocking each other at once then lock them in the same
+    order. Closing one direction and then the other locked them in opposite orders
+    in the two transactions, and PostgreSQL broke the deadlock with a 500."""
+    pair = (
+        (challenges.c.from_id == blocker) & (challenges.c.to_id == blocked)
+    ) | ((challenges.c.from_id == blocked) & (challenges.c.to_id == blocker))
+    rows = (
+        await conn.execute(
+            select(challenges.c.id, challenges.c.from_id)
+            .where(pair, challenges.c.status == "open")
+            .order_by(challenges.c.id)
+            .with_for_update()
         )
-        for row in ended.all():
-            event = {"type": status, "challenge": row.id}
-            for user_id in (blocked, blocker):
-                tell(conn, user_id, event)
+    ).all()
+    for row in rows:
+        status = "withdrawn" if row.from_id == blocker else "declined"
+        await conn.execute(
+            update(challenges)
+            .where(challenges.c.id == row.id, challenges.c.status == "open")
+            .values(status=status)
+        )
+        event = {"type": status, "challenge": row.id}
+        for user_id in (blocked, blocker):
+            tell(conn, user_id, event)

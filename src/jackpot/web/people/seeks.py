@@ -30,7 +30,7 @@ from jackpot.web.accounts.blocks import blocked_either_way, blocked_pairs
 from jackpot.web.base.clock import iso
 from jackpot.web.base.errors import CountedError, conflict, not_found
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.quotas import check_active_matches, one_at_a_time
+from jackpot.web.base.quotas import MatchCap, at_cap, check_active_matches, one_at_a_time
 from jackpot.web.base.settings import Settings
 from jackpot.web.base.storage.db import publish_on_commit
 from jackpot.web.base.tables import core as t
@@ -150,18 +150,20 @@ async def create(
     }
     await conn.execute(insert(seeks).values(**row))
     ping_seeks(conn)
-    group = await find_group(conn, row, now)
+    group = await find_group(conn, row, now, settings.account_active_matches)
     if group is None:
         return {"id": seek_id, "status": "waiting", "match": None}
-    match_id = await pair(conn, var, deadline_seconds, group, now, spares)
+    cap = MatchCap(settings.account_active_matches, actor.user_id)
+    match_id = await pair(conn, var, deadline_seconds, group, now, cap, spares)
     return {"id": seek_id, "status": "paired", "match": match_id}
 
 
 async def find_group(
-    conn: AsyncConnection, new: dict[str, Any], now: datetime
+    conn: AsyncConnection, new: dict[str, Any], now: datetime, most: int
 ) -> list[dict[str, Any]] | None:
     """The group the seek ``new`` completes (itself first), or None while too few of
-    its kind wait: the oldest waiting seek first, then the nearest ratings."""
+    its kind wait: the oldest waiting seek first, then the nearest ratings. A seek of
+    someone who has ``most`` matches waiting or in play by now waits on (passed over)."""
     rows = (
         await conn.execute(
             select(
@@ -187,6 +189,10 @@ async def find_group(
             .limit(CANDIDATES)
         )
     ).all()
+    if len(rows) < new["seats"] - 1:
+        return None
+    full = await at_cap(conn, [r.user_id for r in rows], most)
+    rows = [r for r in rows if r.user_id not in full]
     if len(rows) < new["seats"] - 1:
         return None
     shut = await blocked_pairs(conn, [new["user_id"], *(r.user_id for r in rows)])
@@ -220,9 +226,11 @@ async def pair(
     deadline_seconds: int,
     group: list[dict[str, Any]],
     now: datetime,
+    cap: MatchCap,
     spares: int = 0,
 ) -> str:
-    """Make the group's match and mark its seeks paired; each seeker hears it."""
+    """Make the group's match and mark its seeks paired; each seeker hears it.
+    ``cap``: checked for every seeker where the match is made (new_match)."""
     ids = [g["id"] for g in group]
     names = {
         r.id: str(r.name)
@@ -253,6 +261,7 @@ async def pair(
         origin=Origin("play_now", newest["id"]),
         rules=BETWEEN_PEOPLE,
         parts=parts,
+        cap=cap,
         spares=spares,
     )
     out = await new_match(conn, spec, now)

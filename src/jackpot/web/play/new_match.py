@@ -28,6 +28,7 @@ from jackpot import fair
 from jackpot.engine import Match, Variant
 from jackpot.web.base.errors import conflict
 from jackpot.web.base.identity import Actor
+from jackpot.web.base.quotas import MatchCap, check_seated
 from jackpot.web.base.storage.db import publish_on_commit
 from jackpot.web.base.tables import core as t
 from jackpot.web.matches.origin import BETWEEN_PEOPLE, BY_PEOPLE, MatchRules, Origin
@@ -96,6 +97,10 @@ class MatchSpec:
     #: What made the match, and the rules that follow (matches/origin.py).
     origin: Origin = BY_PEOPLE
     rules: MatchRules = BETWEEN_PEOPLE
+    #: The cap on matches waiting or in play checked for every person seated here
+    #: (None: none, for a rematch, which follows a finished match, and a daily entry,
+    #: one a day).
+    cap: MatchCap | None = None
     #: The spare deadlines each seat is given (0 to 5; docs/fair-play.md): a passed
     #: deadline uses one before it puts the seat out. Bots never wait for one.
     spares: int = 0
@@ -107,7 +112,14 @@ class MatchSpec:
 
 async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Outcome:
     """Make the match ``spec`` describes, in the caller's transaction; it starts at
-    once when no seat is free. Its live events go out once the transaction commits."""
+    once when no seat is free. Its live events go out once the transaction commits.
+    The cap on matches (``spec.cap``) is checked here, for everyone seated, so no
+    way of making a match passes it."""
+    if spec.cap is not None:
+        await check_seated(
+            conn, [(p.actor.user_id, p.actor.name, p.actor.is_guest) for p in spec.people],
+            spec.cap,
+        )
     kept_parts = None
     if spec.parts:
         server_seed, kept_parts = seed_of_parts(spec.parts, spec.table)

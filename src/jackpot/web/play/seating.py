@@ -22,7 +22,7 @@ from jackpot.web.accounts.blocks import check_not_blocked
 from jackpot.web.base.clock import utcnow
 from jackpot.web.base.errors import conflict, forbidden, invalid
 from jackpot.web.base.identity import Actor
-from jackpot.web.base.quotas import check_active_matches
+from jackpot.web.base.quotas import MatchCap, check_active_matches
 from jackpot.web.base.settings import (
     DEFAULT_EXPIRY_SECONDS,
     MAX_DEADLINE_SECONDS,
@@ -122,8 +122,6 @@ async def create_match(
         )
     seed, by_server = own_seed(client_seed)
     by_server = by_server or seed_by_server
-    if max_active is not None:
-        await check_active_matches(conn, actor.user_id, actor.is_guest, max_active)
     if commitment is not None:
         server_seed = await commitments.take(conn, commitment, now)
     spec = MatchSpec(
@@ -137,6 +135,7 @@ async def create_match(
         server_seed=server_seed,
         origin=origin or own_origin(seats, bots_count),
         rules=rules_for(seats - bots_count, bots_count, private),
+        cap=None if max_active is None else MatchCap(max_active, actor.user_id),
         spares=spares,
     )
     return await new_match(conn, spec, now)

@@ -111,6 +111,7 @@ async def run_move(
     waiting_ok: bool = False,
     actor: Actor | None = None,
     prepared: Prepared | None = None,
+    trust: bool = False,
 ) -> Outcome | None:
     """Load the match under its lock, let ``step`` move (False: nothing to do, and
     None is returned), let bots answer, save it all; one synchronous call on the
@@ -118,7 +119,15 @@ async def run_move(
 
     ``lock_version``: the version the caller found (a timeout), compared with the
     row. A match still waiting for players is a conflict, or ``NotStarted`` for the
-    caller to handle when ``waiting_ok``."""
+    caller to handle when ``waiting_ok``.
+
+    ``trust``: the match this process kept may be used without the row's lock. Only
+    for the group-committed moves: should another writer have moved the match
+    meanwhile, their save fails, the batch rolls back and each move runs again
+    alone on a fresh load (group_commit.py). Any other action (a resignation, an
+    autoplay switch) takes the row's lock first: saved from a kept match that another
+    transaction moved on, its rows collided with that one's on PostgreSQL (a
+    duplicate key, a 500) with nothing to run it again."""
     check_match_id(match_id)
     when = now or utcnow()
 
@@ -132,7 +141,7 @@ async def run_move(
                 # the entry is claimed no more and the match is loaded. (Deferred
                 # there, the save fails when sent, to the same end.)
                 raise changed_meanwhile()
-        loaded = db.load_live(match_id, lock=True, trust=lock_version is None)
+        loaded = db.load_live(match_id, lock=True, trust=trust and lock_version is None)
         if loaded is None:
             raise not_found("there is no match %(match)s", match=match_id)
         row, seats, m, known = loaded

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+import redis.asyncio as aioredis
 from sqlalchemy import exists, select
 from starlette.requests import HTTPConnection
 
@@ -67,12 +68,13 @@ class Watchers:
             await self.shared.aclose()
 
 
-def make_watchers(settings: Settings) -> Watchers:
-    """Counted in this process alone, or summed over every process with Redis."""
+def make_watchers(settings: Settings, redis: aioredis.Redis | None) -> Watchers:
+    """Counted in this process alone, or summed over every process with Redis (through
+    the process's shared client)."""
     watchers = Watchers()
-    if settings.redis_url:
+    if redis is not None:
         watchers.shared = SharedCounts(
-            settings.redis_url,
+            redis,
             redis_prefix(settings.database_url) + "watchers:",
             watchers.counts,
             settings.watchers_seconds,

@@ -12,12 +12,27 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 from jackpot.i18n import N_, gettext
 from jackpot.web.base.errors import ApiError
 
 log = logging.getLogger("jackpot.web")
+
+#: PostgreSQL's answers to two transactions that crossed: a deadlock it broke, a
+#: serialization failure, a row another transaction inserted first.
+RACES = frozenset({"40P01", "40001", "23505"})
+
+
+def lost_race(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database refusing a transaction that another one, running
+    at the same moment, got ahead of. The known races are taken care of where they
+    happen (locks taken in one order, the row locked before it is read); this is
+    the answer for any left: the request changed nothing and may simply be sent
+    again, which a 409 says, where a 500 would say the site is broken."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in RACES
 
 STATUS_CODES = {
     400: "bad_request",
@@ -77,13 +92,39 @@ def wants_html(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, status: int, code: str, message: str) -> Response:
+def error_response(
+    request: Request, status: int, code: str, message: str,
+    headers: dict[str, str] | None = None,
+) -> Response:
     if wants_html(request):
         templates = request.app.state.templates
         return templates.TemplateResponse(  # type: ignore[no-any-return]
-            request, "error.html", {"status": status, "message": message}, status_code=status
+            request, "error.html", {"status": status, "message": message}, status_code=status,
+            headers=headers,
         )
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
+
+
+#: The methods a 405's ``Allow`` header may name.
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> dict[str, str]:
+    """A 405's ``Allow`` header (RFC 9110 requires one): every method the routes of
+    this path take, found by asking the routes as if the request had come with each
+    (included routers answer for their own routes)."""
+    allowed = [
+        method
+        for method in METHODS
+        if any(
+            isinstance(route, BaseRoute)
+            and route.matches({**request.scope, "method": method})[0] == Match.FULL
+            for route in request.app.router.routes
+        )
+    ]
+    return {"Allow": ", ".join(allowed)} if allowed else {}
 
 
 def validation_message(errors: Sequence[Any]) -> tuple[int, str, str]:
@@ -127,10 +168,19 @@ def handle_errors(app: FastAPI) -> None:
             )
             return error_response(request, status, "bad_json", message)
         message = gettext(HTTP_MESSAGES.get(status, N_("request refused")))
-        return error_response(request, status, STATUS_CODES.get(status, "error"), message)
+        headers = allowed_methods(request) if status == 405 else None
+        return error_response(
+            request, status, STATUS_CODES.get(status, "error"), message, headers
+        )
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
+        if lost_race(exc):
+            log.warning("a race on %s %s: %s", request.method, request.url.path, exc)
+            message = gettext(
+                "another request changed the same thing at the same moment; try again"
+            )
+            return error_response(request, 409, "retry", message)
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         message = gettext("something went wrong on our side")
         return error_response(request, 500, "internal", message)

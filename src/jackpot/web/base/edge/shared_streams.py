@@ -56,8 +56,15 @@ return 1
 class SharedStreams:
     """Places for streams per address in Redis, ``per_address`` at most."""
 
-    def __init__(self, url: str, prefix: str, per_address: int) -> None:
-        self._redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    def __init__(self, redis: aioredis.Redis | str, prefix: str, per_address: int) -> None:
+        """``redis``: the process's shared client (base/redis_pool.py), or a URL for a
+        client of its own."""
+        self._owned = isinstance(redis, str)
+        self._redis = (
+            aioredis.Redis.from_url(redis, socket_timeout=5, socket_connect_timeout=5)
+            if isinstance(redis, str)
+            else redis
+        )
         self._take = self._redis.register_script(_TAKE)
         self.prefix = prefix + "streams:"
         self.per_address = per_address
@@ -112,7 +119,8 @@ class SharedStreams:
                 await self._renewer
         for member in list(self.held):
             await self.release(member)
-        await self._redis.aclose()
+        if self._owned:
+            await self._redis.aclose()
 
 
 class SharedStreamCaps:

@@ -77,10 +77,20 @@ class SharedCounts:
     process's, summed in Redis under ``prefix``."""
 
     def __init__(
-        self, url: str, prefix: str, counts: Mapping[str, int], period: float, expiry: float
+        self,
+        redis: aioredis.Redis | str,
+        prefix: str,
+        counts: Mapping[str, int],
+        period: float,
+        expiry: float,
     ) -> None:
-        self._redis = aioredis.Redis.from_url(
-            url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT
+        """``redis``: the process's shared client (base/redis_pool.py), or a URL for a
+        client of its own."""
+        self._owned = isinstance(redis, str)
+        self._redis = (
+            aioredis.Redis.from_url(redis, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
+            if isinstance(redis, str)
+            else redis
         )
         self._sum = self._redis.register_script(_SUM)
         self.counts = counts
@@ -178,4 +188,5 @@ class SharedCounts:
                 pipe.delete(self.key)
                 pipe.srem(self.live, self.process)
                 await pipe.execute()
-        await self._redis.aclose()
+        if self._owned:
+            await self._redis.aclose()

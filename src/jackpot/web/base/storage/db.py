@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from jackpot.web.base.identity import DIRTY, ActorCache
 from jackpot.web.base.live.bus import EventBus
+from jackpot.web.base.private_files import create_private, private_dir
 from jackpot.web.base.storage import sqlite_inline
 from jackpot.web.base.storage.deferred import DEFERRED, send_alone, send_before_core, send_deferred
 from jackpot.web.base.storage.file_lock import FileLock
@@ -122,7 +123,8 @@ class Database:
         if self.is_sqlite:
             path = _sqlite_path(url)
             if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                private_dir(path.parent)
+                create_private(path)
             # A file database is called inline, without aiosqlite's thread hop per
             # call (sqlite_inline.py says why); an in-memory one keeps aiosqlite.
             writer: dict[str, Any] = {}

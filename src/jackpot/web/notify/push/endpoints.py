@@ -45,6 +45,10 @@ EMBEDS_IPV4 = tuple(
         "2001::/32",
     )
 )
+#: IPv4 ranges ``is_global`` lets through that no push service lives in: the IETF
+#: protocol assignments (RFC 6890: 192.0.0.8, 192.0.0.9, 192.0.0.10 and the rest of
+#: the /24 are special-purpose, some of them reached on the local network).
+SPECIAL_IPV4 = (ipaddress.IPv4Network("192.0.0.0/24"),)
 
 
 class EndpointRefused(ApiError):
@@ -63,6 +67,8 @@ class EndpointUnresolved(EndpointRefused):
 def _public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%")[0])
     if isinstance(ip, ipaddress.IPv6Address) and any(ip in net for net in EMBEDS_IPV4):
+        return False
+    if isinstance(ip, ipaddress.IPv4Address) and any(ip in net for net in SPECIAL_IPV4):
         return False
     return ip.is_global and not ip.is_multicast
 

@@ -18,6 +18,7 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
 from jackpot.web.base.env_values import SettingsError
@@ -33,14 +34,20 @@ def b64url(data: bytes) -> str:
 
 
 def _from_text(text: str, where: str, fix: str) -> Vapid02:
+    """The key, refused unless it is a P-256 private key: Web Push (RFC 8292) signs
+    with ES256 only, and a key on another curve (P-384 was taken) signs nothing a
+    push service accepts."""
     try:
         if "-----BEGIN" in text:
-            return Vapid02.from_pem(text.strip().encode())
-        return Vapid02.from_string(text.strip())
+            key = Vapid02.from_pem(text.strip().encode())
+        else:
+            key = Vapid02.from_string(text.strip())
+        curve = key.private_key.curve
     except Exception:
-        raise SettingsError(
-            f"{where} is not a P-256 private key (PEM or base64url): {fix}"
-        ) from None
+        curve = None
+    if not isinstance(curve, ec.SECP256R1):
+        raise SettingsError(f"{where} is not a P-256 private key (PEM or base64url): {fix}")
+    return key
 
 
 #: What to do about an unusable key, by where it came from.
