@@ -27,7 +27,7 @@ from jackpot.web.base.tables.tournaments import tournament_entries, tournaments
 from jackpot.web.notify.confirmations import is_confirmed
 from jackpot.web.play import actions
 from jackpot.web.play.commitments import take
-from jackpot.web.play.seating import check_client_seed
+from jackpot.web.play.parts import own_seed
 from jackpot.web.tournaments.rounds import advance, start
 from jackpot.web.tournaments.store import changed, load, tournament_row
 
@@ -138,8 +138,7 @@ async def enter(
     ).first()
     if taken is not None:
         raise already_entered()
-    by_server = not client_seed
-    seed = check_client_seed(client_seed)
+    seed, by_server = own_seed(client_seed)
     # One more entry, if there is room: the conditional UPDATE decides between two
     # people taking the last place at once.
     room = await conn.execute(
