@@ -1,7 +1,7 @@
 """Swiss tournaments: the tournament, its entries, rounds, tables, pairs kept apart, news
 
-Revision ID: 0041_tournaments
-Revises: 0040_playback
+Revision ID: 0042_tournaments
+Revises: 0041_fairplay
 Create Date: 2026-12-07
 
 New tables only; a table names its match, so it follows the matches' origin.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0041_tournaments"
-down_revision = "0040_playback"
+revision = "0042_tournaments"
+down_revision = "0041_fairplay"
 branch_labels = None
 depends_on = None
 
