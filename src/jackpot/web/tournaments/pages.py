@@ -9,7 +9,6 @@ went wrong.
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -150,7 +149,6 @@ async def _page(
             t=view,
         ),
         "error": error,
-        "seed": secrets.token_hex(8),
         "now": iso(now),
         "round_ends": t.row["round_ends_at"],
         "starts": t.row["starts_at"],

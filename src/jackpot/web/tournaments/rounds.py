@@ -145,7 +145,10 @@ def table_spec(t: Tournament, r: int, table: int, players: tuple[int, ...]) -> M
     seed = seed_from_parts([e.part for e in entries], TournamentTable(t.id, r, table))
     return MatchSpec(
         Variant(t.row["variant"]),
-        people=[Person(Actor(e.user_id, e.name, False), e.client_seed) for e in entries],
+        people=[
+            Person(Actor(e.user_id, e.name, False), e.client_seed, e.seed_by_server)
+            for e in entries
+        ],
         deadline_seconds=int(t.row["deadline_seconds"]),
         spares=int(t.row["spares"]),
         private=bool(t.row["private"]),
