@@ -2,9 +2,11 @@
 // its server seed fixed before the person chooses a client seed. The page asks the
 // server for one (POST /api/commitments), shows its SHA-256 beside the client-seed field
 // ([data-commitment-note]) and sends it with the form, which then posts nothing until
-// it is there. The match page says whether its commitment is the one shown
+// it is there; only then does the page propose a client seed made in the browser
+// (static/client-seed.js). The match page says whether its commitment is the one shown
 // (#commitment-check). Without scripts the forms post without one and the server makes
 // the seed with the match, as it does for programs.
+import { fillSeeds } from "./client-seed.js";
 import { t } from "./i18n.js";
 
 /** Where the page keeps the commitment a person was shown, for the match page to check. */
@@ -58,7 +60,12 @@ function setUpForms(forms) {
           : t("Fixing the server's seed for this match…");
       }
     }
-    for (const form of forms) form.elements.commitment.value = held ? held.commitment : "";
+    for (const form of forms) {
+      form.elements.commitment.value = held ? held.commitment : "";
+      // The seed is proposed once the commitment it goes with is on screen (or fixing
+      // it failed, and the server makes its seed with the match).
+      if (held || failed) fillSeeds(form);
+    }
   };
   const fresh = () => held && Date.parse(held.expires_at) - Date.now() > MARGIN_MS;
   const ask = () => {
@@ -126,13 +133,20 @@ function checkShown() {
   } catch { return; }
   if (!shown) return;
   el.hidden = false;
+  // Only someone who sent a client seed chose one; the server made the seed of one who
+  // sent none (the field left empty), and the page says so instead.
+  const chose = state.seats.some((s) => s.you && s.seed_by !== "server");
   if (shown.commitment === state.commitment) {
     el.className = "commitment-check same";
-    const same = t("The same one you were shown before you chose your client seed.");
+    const same = chose
+      ? t("The same one you were shown before you chose your client seed.")
+      : t("The same one you were shown before the match was made.");
     el.textContent = `✓ ${same}`;
   } else {
     el.className = "commitment-check differs";
-    const words = t("Not the one you were shown before you chose your client seed: {hash}.", { hash: "\u0001" });
+    const words = chose
+      ? t("Not the one you were shown before you chose your client seed: {hash}.", { hash: "\u0001" })
+      : t("Not the one you were shown before the match was made: {hash}.", { hash: "\u0001" });
     withHash(el, `✗ ${words}`, shown.commitment);
   }
 }

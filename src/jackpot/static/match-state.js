@@ -14,10 +14,14 @@ export function applyEvent(state, ev) {
   const seats = s.seats;
   const turn = s.turn;
   switch (ev.type) {
-    case "joined": seats[ev.seat].name = ev.name; break;
+    case "joined": seats[ev.seat].name = ev.name; seats[ev.seat].seed_by = ev.seed_by ?? null; break;
     // A free seat is nobody's, the viewer's own included if they were the one who left.
-    case "left": seats[ev.seat].name = null; seats[ev.seat].you = false; break;
-    case "cancelled": s.status = "finished"; s.server_seed = ev.server_seed ?? null; break;
+    case "left": seats[ev.seat].name = null; seats[ev.seat].you = false; seats[ev.seat].seed_by = null; break;
+    case "cancelled":
+      s.status = "finished";
+      s.server_seed = ev.server_seed ?? null;
+      if ("parts" in ev) s.parts = ev.parts;
+      break;
     case "started":
       // The seats take their places in the order of play drawn from the seed (a
       // match started before the draw has no "joined" and keeps its seats).
@@ -55,6 +59,7 @@ export function applyEvent(state, ev) {
       s.status = "finished";
       s.result = ev.result;
       s.server_seed = ev.server_seed;
+      if ("parts" in ev) s.parts = ev.parts;
       s.turn = null;
       break;
     case "autoplay":

@@ -25,6 +25,7 @@ import { headLine, renderDailyResult, renderScore, renderStanding, setUpShare } 
 import { D } from "./match-words-daily.js";
 import { Phrases } from "./match-phrases.js";
 import { setUpWatching } from "./match-watching.js";
+import { renderSeeds } from "./match-seeds.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -109,6 +110,7 @@ function render() {
   $("finished-links").hidden = !(finished && state.result);
   $("after").hidden = !(finished && state.result); // what next: a new match, rematch, replay
   if (finished && state.server_seed) $("server-seed").textContent = state.server_seed;
+  renderSeeds(state, $("seed-makers"));
   if (state.daily) {
     // A daily entry: its score so far, its result and place; the replay (which shows
     // the dice with their odds) once the day has ended and the seed is public.

@@ -10,6 +10,7 @@
 import { t, tn } from "./i18n.js";
 import { refresher, swapSection } from "./live-section.js";
 import { markSeen } from "./notify.js";
+import { ownPart } from "./own-part.js";
 
 const BOT_OFFER_MS = 30_000;
 const REFRESH_MS = 15_000;
@@ -30,6 +31,9 @@ const challengeSend = document.getElementById("challenge-send");
 const challengeError = document.getElementById("challenge-error");
 const challengesError = document.getElementById("challenges-error");
 const challengesNews = document.getElementById("challenges-news");
+
+// This person's part of the next match's server seed, and their client seed.
+const mine = ownPart(document.getElementById("own-part-note"), document.getElementById("own-seed-input"));
 
 let seek = null; // { id, stream, timer }
 let seeking = false; // a POST /api/seeks in flight
@@ -199,7 +203,7 @@ async function startSeek(kind) {
   seeking = true;
   showError(seekError, "");
   try {
-    const data = await api("POST", "/api/seeks", kind);
+    const data = await api("POST", "/api/seeks", { ...kind, ...(await mine.take()) });
     if (data.status === "paired") {
       say(t("Paired: your match is starting."));
       goTo(data.match);
@@ -253,6 +257,7 @@ challengeForm.addEventListener("submit", (ev) => {
         variant: challengeForm.elements.variant.value,
         deadline_seconds: Number(challengeForm.elements.deadline_seconds.value),
         spares: Number(challengeForm.elements.spares.value),
+        ...(await mine.take()),
       });
       challengeForm.elements.to.value = "";
       say(t("Challenge sent."));
@@ -272,7 +277,7 @@ async function answer(button, id) {
     if (button.classList.contains("challenge-accept")) {
       // Other tabs of the site need no notification of a match started here.
       markSeen(`accepted:${id}`);
-      const data = await api("POST", `/api/challenges/${id}/accept`);
+      const data = await api("POST", `/api/challenges/${id}/accept`, await mine.take());
       say(t("Challenge accepted: your match is starting."));
       goTo(data.match);
       return;

@@ -12,6 +12,7 @@
 // carries it; those accepting are shown the offer's, and each names the one it saw.
 import { andList, shownName, t } from "./i18n.js";
 import { announce } from "./announce.js";
+import { newSeed } from "./client-seed.js";
 import { fetchCommitment, remember, withHash } from "./commitment.js";
 
 const root = document.getElementById("match");
@@ -27,11 +28,6 @@ let said = null; // the status last announced
 let pending = null; // {commitment, expires_at}: the seed an offer made here would carry
 let asking = false;
 
-function newSeed() {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 const seed = newSeed();
 
 function nameOf(seat) {

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from daily_helpers import deal_seed, deals_made, enter, first, last, play, player
-from sqlalchemy import func, select
+from daily_helpers import db_of, deal_seed, deals_made, enter, first, last, play, player
+from sqlalchemy import func, select, update
 from web_helpers import sign_up
 
 from jackpot import fair
 from jackpot.web.base.tables import players as r
-from jackpot.web.base.tables.daily import daily_entries
+from jackpot.web.base.tables.daily import daily_deals, daily_entries
 from jackpot.web.daily.deals import shift
 
 #: Repeated on PostgreSQL (make test): an upsert in each dialect.
@@ -36,19 +36,50 @@ async def test_two_players_meet_the_same_dice_turn_by_turn(app, make_client) -> 
     a_rec = (await ana.get(f"/api/matches/{a_id}/record")).json()
     b_rec = (await ben.get(f"/api/matches/{b_id}/record")).json()
     a_dice, b_dice = throws_by_number(a_rec), throws_by_number(b_rec)
-    # Every turn starts at throw 16t, for both of them, whatever they covered before.
+    # Every turn starts at throw 16t, for both of them, with the same throw, whatever
+    # they covered before.
     for t in range(10):
-        assert 16 * t in a_dice and 16 * t in b_dice
-    shared = set(a_dice) & set(b_dice)
-    assert shared >= {16 * t for t in range(10)}
-    assert all(a_dice[n] == b_dice[n] for n in shared)
+        assert a_dice[16 * t] == b_dice[16 * t]
     # They did choose differently (so their turns could have gone differently).
     covers = {e["n"]: e["cover"] for e in a_rec["events"] if e["type"] == "throw"}
     assert any(covers[e["n"]] != e["cover"] for e in b_rec["events"] if e["n"] in covers)
-    # And they are the deal's dice: the seed (read here from the database) makes them.
+    # And they are the deal's dice by position: the seed (read here from the database)
+    # makes each throw from its turn and the tiles still open.
     seed = await deal_seed(ana, day, "jackpot")
     client_seed = fair.daily_client_seed(day, "jackpot")
-    for n, dice in a_dice.items():
+    for rec in (a_rec, b_rec):
+        assert rec["format"] == "jackpot-record/4"
+        assert rec["daily"] == {"date": day, "turns": 10, "dice": "by-position"}
+        for n, open_tiles, dice in positions(rec):
+            assert fair.position_dice(seed, client_seed, n // 16, open_tiles, len(dice)) == dice
+
+
+def positions(record: dict) -> list[tuple[int, list[int], tuple[int, ...]]]:  # type: ignore[type-arg]
+    """Each throw of a daily record with the tiles open when it was thrown."""
+    out = []
+    open_tiles: list[int] = []
+    for e in record["events"]:
+        if e["type"] != "throw":
+            continue
+        if e["n"] % 16 == 0:
+            open_tiles = list(range(1, 10))
+        out.append((e["n"], list(open_tiles), tuple(e["dice"])))
+        open_tiles = [x for x in open_tiles if x not in (e["cover"] or [])]
+    return out
+
+
+async def test_a_deal_made_before_dice_by_position_keeps_them_by_number(app, make_client) -> None:  # type: ignore[no-untyped-def]
+    ana = await player(make_client)
+    day = await deals_made(ana)
+    async with db_of(ana).write() as conn:
+        await conn.execute(update(daily_deals).where(daily_deals.c.day == day).values(dice=None))
+    mid = await enter(ana)
+    await play(ana, mid, last)
+    record = (await ana.get(f"/api/matches/{mid}/record")).json()
+    assert record["format"] == "jackpot-record/3" and "dice" not in record["daily"]
+    seed = await deal_seed(ana, day, "jackpot")
+    client_seed = fair.daily_client_seed(day, "jackpot")
+    for n, dice in throws_by_number(record).items():
         assert fair.throw_dice(seed, client_seed, n, len(dice)) == tuple(dice)
 
 
@@ -65,9 +96,9 @@ async def test_an_entry_is_a_daily_record_whose_seed_waits_for_the_day(app, make
     assert final["status"] == "finished"
     assert final["server_seed"] is None
     record = (await ana.get(f"/api/matches/{mid}/record")).json()
-    assert record["format"] == "jackpot-record/3"
+    assert record["format"] == "jackpot-record/4"
     assert list(record)[:6] == ["format", "id", "variant", "daily", "origin", "deadline_seconds"]
-    assert record["daily"] == {"date": day, "turns": 10}
+    assert record["daily"] == {"date": day, "turns": 10, "dice": "by-position"}
     assert record["deadline_seconds"] is None
     assert record["joined"] == [0]
     assert record["client_seed"] == f"daily-{day}-classic"

@@ -9,6 +9,7 @@ client seed is the documented ``3fa94c1de2b07a55.ana``.
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,6 @@ import pytest
 from web_helpers import play_out, sign_up
 
 from jackpot import fair
-from jackpot.web.play import seating
 
 SEED = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 RUN_VERIFY_JS = Path(__file__).parents[2] / "js" / "run_verify.mjs"
@@ -32,12 +32,12 @@ VECTORS = {2: [0, 1], 3: [0, 2, 1], 4: [1, 2, 0, 3]}
 @pytest.fixture
 def test_server_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     """New matches get the documented server seed (match ids stay random)."""
-    real = seating.secrets.token_hex
+    real = secrets.token_hex
 
     def token_hex(nbytes: int | None = None) -> str:
         return SEED if nbytes == 32 else real(nbytes)
 
-    monkeypatch.setattr(seating.secrets, "token_hex", token_hex)
+    monkeypatch.setattr(secrets, "token_hex", token_hex)
 
 
 def verify_with_cli(record: dict[str, Any]) -> str:

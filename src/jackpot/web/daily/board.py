@@ -238,13 +238,20 @@ async def overview(conn: AsyncConnection, viewer_id: int | None, now: datetime) 
                 "variant": d["variant"],
                 "turns": TURNS,
                 "commitment": d["commitment"],
+                # When the seed was really made (its commitment shown from then on).
+                "made_at": iso(d["created_at"]),
                 "entries": int(counts.get(d["variant"], 0)),
                 "entry": await own_entry(conn, today, d["variant"], viewer_id),
             }
             for d in today_deals
         ],
         "next": [
-            {"date": d["day"], "variant": d["variant"], "commitment": d["commitment"]}
+            {
+                "date": d["day"],
+                "variant": d["variant"],
+                "commitment": d["commitment"],
+                "made_at": iso(d["created_at"]),
+            }
             for d in deals
             if d["day"] > today
         ],

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from jackpot import fair
 from jackpot.engine import DailyResult, daily_places
 from jackpot.fair.par import daily_par
 from jackpot.web.base.clock import utcnow
@@ -108,7 +110,12 @@ async def close_days(db: Database, now: datetime | None = None) -> int:
     async with db.read() as conn:
         due = (
             await conn.execute(
-                select(daily_deals.c.day, daily_deals.c.variant, daily_deals.c.server_seed)
+                select(
+                    daily_deals.c.day,
+                    daily_deals.c.variant,
+                    daily_deals.c.server_seed,
+                    daily_deals.c.dice,
+                )
                 .where(daily_deals.c.closed_at.is_(None), daily_deals.c.closes_at <= now)
                 .order_by(daily_deals.c.closes_at, daily_deals.c.variant)
                 .limit(BATCH)
@@ -120,7 +127,12 @@ async def close_days(db: Database, now: datetime | None = None) -> int:
             continue  # more entries than a pass ends: the next pass closes it
         # Worked out before the write transaction, which must not wait on anything
         # while it holds SQLite's one writer.
-        par = await asyncio.to_thread(daily_par, deal.server_seed, deal.day, deal.variant)
+        par = await asyncio.to_thread(
+            partial(daily_par, by_position=deal.dice == fair.BY_POSITION),
+            deal.server_seed,
+            deal.day,
+            deal.variant,
+        )
         async with db.write() as conn:
             closed += await fix_board(conn, deal, par.result, now)
     return closed

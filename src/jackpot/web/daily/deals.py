@@ -114,6 +114,9 @@ async def make_deals(db: Database, now: datetime) -> int:
             "commitment": fair.commitment(seed),
             "created_at": now,
             "closes_at": closes_at(day),
+            # Every deal made from now on: a throw follows the turn and the open tiles,
+            # so an entry seen early tells only the throws of the positions it reached.
+            "dice": fair.BY_POSITION,
         }
         for day in (shift(today, k) for k in range(DAYS_AHEAD + 1))
         for v in VARIANTS

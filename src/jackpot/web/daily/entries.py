@@ -23,7 +23,12 @@ from jackpot.web.base.tables.daily import daily_entries
 from jackpot.web.daily.deals import day_of, deal_row, ping_daily
 from jackpot.web.matches.news import MatchEnd
 from jackpot.web.matches.origin import ON_ONES_OWN, Origin
+from jackpot.web.notify.confirmations import is_confirmed
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
+
+#: Where a person has the confirmation mail sent again (POST
+#: /api/account/email-confirmation does it too).
+RESEND_PAGE = "/account#confirm-email"
 
 
 def require_account(actor: Actor | None) -> Actor:
@@ -46,6 +51,15 @@ async def enter(conn: AsyncConnection, actor: Actor, variant: Variant, now: date
     """``actor``'s entry in today's deal of ``variant``, made and started in the
     caller's transaction; 404 if today's deal is not made yet, 409 for a second
     entry. Returns the entry's match id."""
+    if not await is_confirmed(conn, actor.user_id):
+        # One entry per address: an unconfirmed one could be anybody's second account.
+        raise forbidden(
+            "only an account with a confirmed email address may enter the daily deal: "
+            "open the link we mailed you, or have it sent again from your account page "
+            "(%(resend)s)",
+            "email_unconfirmed",
+            resend=RESEND_PAGE,
+        )
     day = day_of(now)
     deal = await deal_row(conn, day, variant)
     taken = (
@@ -69,6 +83,7 @@ async def enter(conn: AsyncConnection, actor: Actor, variant: Variant, now: date
             seed_hidden_until=deal["closes_at"],
             first_state=first_state,
             closes_at=deal["closes_at"],
+            dice=deal["dice"],
             origin=Origin("daily", f"{day}:{variant.value}"),
             rules=ON_ONES_OWN,
         ),

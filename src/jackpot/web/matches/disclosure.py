@@ -68,6 +68,17 @@ def day_over(closes_at: datetime, now: datetime | None = None) -> bool:
     return closes_at <= (now or utcnow())
 
 
+def match_shown(row: Any, viewer_id: int | None, now: datetime | None = None) -> bool:
+    """Whether ``viewer_id`` may see the match at all (its state, record, replay,
+    moves, live events): every match, but a daily entry during its day only to its
+    player (``entry_shown``; its seed is held back until the day's close). Anyone else
+    is answered as if there were no such match."""
+    closes_at: datetime | None = row["seed_hidden_until"]
+    if row["origin"] != "daily" or closes_at is None:
+        return True
+    return entry_shown(closes_at, row["creator_id"], viewer_id, now)
+
+
 def entry_shown(
     closes_at: datetime, player_id: int | None, viewer_id: int | None, now: datetime | None = None
 ) -> bool:

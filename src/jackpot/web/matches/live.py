@@ -40,12 +40,14 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
     turn = s["turn"]
     if kind == "joined":
         seats[ev["seat"]]["name"] = ev["name"]
+        seats[ev["seat"]]["seed_by"] = ev.get("seed_by")
     elif kind == "left":
         # A free seat is nobody's, the viewer's own included if they were the one who left.
-        seats[ev["seat"]].update(name=None, you=False)
+        seats[ev["seat"]].update(name=None, you=False, seed_by=None)
     elif kind == "cancelled":
         s["status"] = "finished"
         s["server_seed"] = ev.get("server_seed")  # (older stored events lack it)
+        s["parts"] = ev.get("parts", s.get("parts"))
     elif kind == "started":
         # The seats take their places in the order of play drawn from the seed (a
         # match started before the draw has no "joined" and keeps its seats).
@@ -97,6 +99,7 @@ def apply_event(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
         s["status"] = "finished"
         s["result"] = ev["result"]
         s["server_seed"] = ev["server_seed"]
+        s["parts"] = ev.get("parts", s.get("parts"))
         s["turn"] = None
     elif kind == "autoplay":
         auto = {"throws": ev["throws"], "single_covers": ev["single_covers"]}

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.web.base.errors import not_found
 from jackpot.web.base.tables import core as t
+from jackpot.web.matches.disclosure import match_shown
 
 #: The length of the ``matches.id`` column.
 MATCH_ID_MAX = 24
@@ -46,6 +47,15 @@ async def match_row(conn: AsyncConnection, match_id: str, lock: bool = False) ->
     query = _MATCH_LOCKED if lock else _MATCH
     row = (await conn.execute(query, {"match_id": match_id})).mappings().first()
     if row is None:
+        raise not_found("there is no match %(match)s", match=match_id)
+    return row
+
+
+async def shown_match_row(conn: AsyncConnection, match_id: str, viewer_id: int | None) -> Any:
+    """The match row as ``viewer_id`` may read it: 404, as for no match at all, when
+    disclosure.py keeps the match from them (a daily entry during its day)."""
+    row = await match_row(conn, match_id)
+    if not match_shown(row, viewer_id):
         raise not_found("there is no match %(match)s", match=match_id)
     return row
 

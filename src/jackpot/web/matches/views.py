@@ -7,20 +7,22 @@ from it are shown only where disclosure.py allows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from jackpot.engine import RULES, Match, Variant, may_throw_one_die
-from jackpot.fair.daily import DailyDeal
+from jackpot.fair.daily import BY_NUMBER, BY_POSITION, DailyDeal
+from jackpot.fair.entries import SEED_BY
 from jackpot.fair.record import record_format
 from jackpot.web.base.clock import iso
 from jackpot.web.base.storage.snapshots import match_of
 from jackpot.web.base.tables import core as t
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
 from jackpot.web.matches.origin import origin_of
-from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.store import match_row, seat_rows, shown_match_row
 
 
 def autoplay_of(seat: Any) -> dict[str, bool] | None:
@@ -64,6 +66,16 @@ def daily_of(row: Any, m: Match | None) -> dict[str, Any] | None:
     }
 
 
+def shown_parts(
+    row: Any, now: datetime | None = None, *, ending: bool = False
+) -> list[dict[str, Any]] | None:
+    """A seed made of parts: each part's commitment, and the parts themselves once the
+    seed they make may be shown (disclosure.py); None for a seed drawn whole."""
+    kept = row["parts"]
+    if not kept:
+        return None
+    public = shown_seed(row, now, ending=ending) is not None
+    return [{"commitment": p["commitment"], "part": p["part"] if public else None} for p in kept]
 def spares_left(m: Match | None, seat: int, spares: int) -> int:
     """The spare deadlines ``seat`` has left: the engine keeps them once the match
     started; before, every seat has all the match gives."""
@@ -90,6 +102,9 @@ def public_state(
                 "out": m.out[i] if m is not None else None,
                 "total": m.totals[i] if m is not None else 0,
                 "autoplay": autoplay_of(s),
+                # Who made this person's client seed: "server" when they sent none,
+                # so no page tells them they added a part of their own.
+                "seed_by": s["seed_by"],
                 "spares_left": spares_left(m, i, spares),
             }
         )
@@ -116,6 +131,7 @@ def public_state(
         "commitment": row["commitment"],
         "server_seed": shown_seed(row),
         "client_seed": row["client_seed"],
+        "parts": shown_parts(row),
         "seats": seats,
         "round": m.round if m is not None else 0,
         "turn": turn,
@@ -126,7 +142,7 @@ def public_state(
 
 
 async def load_state(conn: AsyncConnection, match_id: str, viewer_id: int | None) -> dict[str, Any]:
-    row = await match_row(conn, match_id)
+    row = await shown_match_row(conn, match_id, viewer_id)
     return public_state(row, await seat_rows(conn, match_id), viewer_id)
 
 
@@ -181,9 +197,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
         else:
             events.append({"type": "out", "seat": r["seat"], "reason": r["reason"]})
     seats = [
-        {"name": s["name"] or "", "bot": bot}
+        {"name": s["name"] or "", "bot": bot} | ({SEED_BY: s["seed_by"]} if s["seed_by"] else {})
         for s, bot in zip(seats_in, shown_strengths(row, seats_in), strict=True)
     ]
+    parts = shown_parts(row)
     joined = [s["joined"] for s in seats_in]
     drawn = all(j is not None for j in joined)
     # The rules the match is played by (a match begun before /3 keeps those of /2);
@@ -193,13 +210,19 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     # Spares make a /4 (docs/fair-play.md) once the match started; before, it is a /1.
     spares = int(row["spares"]) if m is not None and drawn and m.rules >= RULES else 0
     head: dict[str, Any] = {
-        "format": record_format(rules, drawn=drawn, uses_v4=spares > 0),
+        "format": record_format(
+            rules,
+            drawn=drawn,
+            uses_v4=spares > 0 or (parts is not None and drawn) or row["dice"] == BY_POSITION,
+        ),
         "id": row["id"],
         "variant": row["variant"],
     }
     if m is not None and m.daily_turns is not None:
         # A daily entry (jackpot-record/3): its deal, and no deadline per throw (null).
-        head["daily"] = DailyDeal(daily_day(row["client_seed"]), m.daily_turns).to_dict()
+        head["daily"] = DailyDeal(
+            daily_day(row["client_seed"]), m.daily_turns, dice=row["dice"] or BY_NUMBER
+        ).to_dict()
     head["origin"] = origin_of(row)
     head |= {
         "deadline_seconds": row["deadline_seconds"],
@@ -212,8 +235,10 @@ def record_of(row: Any, seats_in: Sequence[Any], rows: Sequence[Any]) -> dict[st
     }
     if drawn:
         head["joined"] = joined
+    head["commitment"] = row["commitment"]
+    if parts is not None and drawn:
+        head["parts"] = parts
     return head | {
-        "commitment": row["commitment"],
         "server_seed": shown_seed(row),
         "client_seed": row["client_seed"] or "",
         "events": events,

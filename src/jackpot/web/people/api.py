@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from jackpot.engine import MAX_SPARES
 from jackpot.web.accounts import blocks
 from jackpot.web.base.clock import utcnow
-from jackpot.web.base.edge.field_rules import MINIMUM_SETTING, one_of
+from jackpot.web.base.edge.field_rules import CLIENT_SEED, MINIMUM_SETTING, one_of
 from jackpot.web.base.edge.http import check_same_site, current_actor, db_of, settings_of
 from jackpot.web.base.edge.ping_stream import ping_stream
 from jackpot.web.base.live.stream_caps import EventStream
@@ -35,8 +35,19 @@ SPARES = (
 SPARES_RANGE: dict[str, Any] = {"minimum": 0, "maximum": MAX_SPARES}
 
 
+#: The two fields every body that seats a person carries (play/parts.py).
+SEED_DOC = "your client seed, made on your side (1-64 chars); without it the server makes one"
+PART_DOC = (
+    "the commitment POST /api/commitments gave you before you chose client_seed: its seed "
+    "is your part of the match's server seed (409 commitment_unknown if it was used or has "
+    "expired); without it the server makes your part"
+)
+
+
 class NewSeek(BaseModel):
     model_config = STRICT
+    client_seed: str | None = Field(None, description=SEED_DOC, json_schema_extra=CLIENT_SEED)
+    commitment: str | None = Field(None, description=PART_DOC)
     variant: str = Field("jackpot", json_schema_extra=one_of("jackpot", "classic"))
     deadline_seconds: int = Field(
         description="seconds for each throw", strict=True, json_schema_extra=DEADLINE
@@ -50,12 +61,20 @@ class NewSeek(BaseModel):
 
 class NewChallenge(BaseModel):
     model_config = STRICT
+    client_seed: str | None = Field(None, description=SEED_DOC, json_schema_extra=CLIENT_SEED)
+    commitment: str | None = Field(None, description=PART_DOC)
     to: str = Field(description="the name of the player challenged", min_length=1, max_length=64)
     variant: str = Field("jackpot", json_schema_extra=one_of("jackpot", "classic"))
     deadline_seconds: int = Field(
         86400, description="seconds for each throw", strict=True, json_schema_extra=DEADLINE
     )
     spares: int = Field(0, description=SPARES, strict=True, json_schema_extra=SPARES_RANGE)
+
+
+class Acceptance(BaseModel):
+    model_config = STRICT
+    client_seed: str | None = Field(None, description=SEED_DOC, json_schema_extra=CLIENT_SEED)
+    commitment: str | None = Field(None, description=PART_DOC)
 
 
 @router.post("/seeks", status_code=201)
@@ -73,6 +92,8 @@ async def new_seek(body: NewSeek, request: Request) -> Response:
             deadline_seconds=body.deadline_seconds,
             seats=body.seats,
             now=utcnow(),
+            client_seed=body.client_seed,
+            commitment=body.commitment,
             spares=body.spares,
         )
     return JSONResponse(made, status_code=201)
@@ -134,6 +155,8 @@ async def new_challenge(body: NewChallenge, request: Request) -> Response:
             variant=body.variant,
             deadline_seconds=body.deadline_seconds,
             now=utcnow(),
+            client_seed=body.client_seed,
+            commitment=body.commitment,
             spares=body.spares,
         )
     return JSONResponse({"id": made}, status_code=201)
@@ -149,13 +172,21 @@ async def list_challenges(request: Request) -> dict[str, Any]:
 
 
 @router.post("/challenges/{challenge_id}/accept")
-async def accept_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+async def accept_challenge(
+    challenge_id: str, request: Request, body: Acceptance | None = None
+) -> dict[str, Any]:
     """Accept a challenge made to you: the match starts, ``{"match"}``."""
     check_same_site(request)
     actor = require_account(await current_actor(request))
     async with db_of(request).write() as conn:
         match_id = await challenges.accept(
-            conn, actor, settings_of(request), challenge_id, utcnow()
+            conn,
+            actor,
+            settings_of(request),
+            challenge_id,
+            utcnow(),
+            client_seed=body.client_seed if body else None,
+            commitment=body.commitment if body else None,
         )
     return {"match": match_id}
 

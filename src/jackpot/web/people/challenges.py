@@ -44,6 +44,7 @@ from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
+from jackpot.web.play.parts import SERVER, contribution, seed_by
 from jackpot.web.play.seating import check_spares
 
 #: The challenges each list of GET /api/challenges shows at most.
@@ -72,9 +73,13 @@ async def create(
     variant: str,
     deadline_seconds: int,
     now: datetime,
+    client_seed: str | None = None,
+    commitment: str | None = None,
     spares: int = 0,
 ) -> str:
-    """``actor`` challenges the account called ``to``; returns the challenge's id."""
+    """``actor`` challenges the account called ``to``; returns the challenge's id. It
+    keeps the challenger's client seed and part of the server seed (``commitment``'s,
+    shown to them first: play/parts.py) for the match."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
     check_spares(spares, 2)
@@ -126,6 +131,7 @@ async def create(
         )
     # Accepted, it is a match of the challenger's too: checked as a seek's is.
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
+    own = await contribution(conn, client_seed, commitment, now)
     challenge_id = "c_" + secrets.token_hex(8)
     await conn.execute(
         insert(challenges).values(
@@ -139,6 +145,9 @@ async def create(
             match_id=None,
             created_at=now,
             expires_at=now + waits_for(deadline_seconds),
+            from_seed=own.client_seed,
+            from_seed_by=seed_by(own.seed_by_server),
+            from_part=own.part,
         )
     )
     tell(conn, other.id, {"type": "challenge", "challenge": challenge_id, "from": actor.name})
@@ -176,10 +185,19 @@ async def close(conn: AsyncConnection, row: Any, status: str, match_id: str | No
 
 
 async def accept(
-    conn: AsyncConnection, actor: Actor, settings: Settings, challenge_id: str, now: datetime
+    conn: AsyncConnection,
+    actor: Actor,
+    settings: Settings,
+    challenge_id: str,
+    now: datetime,
+    *,
+    client_seed: str | None = None,
+    commitment: str | None = None,
 ) -> str:
     """The challenged player accepts: the two-seat match is made and started; both
-    hear of it. Returns the match's id."""
+    hear of it. Returns the match's id. Its server seed is made of the challenger's
+    part and the accepting player's (``commitment``'s, shown to them before they chose
+    ``client_seed``: play/parts.py)."""
     row = await open_row(conn, challenge_id, actor.user_id, "to_id", now)
     challenger = (
         await conn.execute(select(t.users.c.name).where(t.users.c.id == row.from_id))
@@ -188,10 +206,18 @@ async def accept(
         # A block ends the challenge (accounts/blocks.py); one made while this
         # request ran is answered the same way, never as a block.
         raise conflict("this challenge is no longer open", "challenge_closed")
+    own = await contribution(conn, client_seed, commitment, now)
+    # A challenge made before challenges kept them: the challenger's seed and part are
+    # made now, as the server's.
     people = [
-        Person(Actor(row.from_id, str(challenger), False), secrets.token_hex(8)),
-        Person(actor, secrets.token_hex(8)),
+        Person(
+            Actor(row.from_id, str(challenger), False),
+            row.from_seed or secrets.token_hex(8),
+            row.from_seed is None or row.from_seed_by == SERVER,
+        ),
+        Person(actor, own.client_seed, own.seed_by_server),
     ]
+    parts = [row.from_part or secrets.token_hex(32), own.part]
     # Public, as a match made in the lobby is by default: it shows on /watch.
     spec = MatchSpec(
         check_variant(row.variant),
@@ -202,6 +228,7 @@ async def accept(
         rules=BETWEEN_PEOPLE,
         # The challenger's count too: made a while ago, the challenge may find them full.
         cap=MatchCap(settings.account_active_matches, actor.user_id),
+        parts=parts,
         spares=row.spares,
     )
     out = await new_match(conn, spec, now)

@@ -7,7 +7,6 @@ challenges. Without an account the page says how to get one.
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 
 from fastapi import APIRouter, Request
@@ -54,7 +53,6 @@ async def play_now_page(request: Request) -> Response:
             "deadlines": [d for d in DEADLINES if d >= least] or [least],
             "challenge_to": request.query_params.get("to", "")[:40],
             # The bot match offered while a seek waits starts as the home page's does.
-            "seed": secrets.token_hex(8),
             "max_spares": MAX_SPARES,
         },
     )

@@ -39,6 +39,7 @@ from jackpot.web.matches.origin import BETWEEN_PEOPLE, Origin
 from jackpot.web.people.ratings import ratings_of
 from jackpot.web.people.rules import check_deadline, check_seats, check_variant, tell, waits_for
 from jackpot.web.play.new_match import MatchSpec, Person, new_match
+from jackpot.web.play.parts import SERVER, contribution, seed_by
 from jackpot.web.play.seating import check_spares
 
 #: The waiting seeks of a kind a pairing looks at (oldest first): enough for any
@@ -93,9 +94,13 @@ async def create(
     seats: int,
     now: datetime,
     spares: int = 0,
+    client_seed: str | None = None,
+    commitment: str | None = None,
 ) -> dict[str, Any]:
     """``actor``'s new seek, paired at once when it completes a group (seeks of the
-    same variant, deadline, seats and spares): ``{"id", "status", "match"}``."""
+    same variant, deadline, seats and spares): ``{"id", "status", "match"}``. It keeps
+    the seeker's client seed and their part of the server seed (``commitment``'s,
+    shown to them first: play/parts.py) for the match."""
     var = check_variant(variant)
     check_deadline(deadline_seconds, settings.min_deadline_seconds)
     check_seats(seats)
@@ -122,6 +127,7 @@ async def create(
             settings.seeks_per_account,
         )
     await check_active_matches(conn, actor.user_id, False, settings.account_active_matches)
+    own = await contribution(conn, client_seed, commitment, now)
     shown = (await ratings_of(conn, [actor.user_id], var.value))[actor.user_id]
     seek_id = "s_" + secrets.token_hex(8)
     wait = waits_for(deadline_seconds)
@@ -138,6 +144,9 @@ async def create(
         "match_id": None,
         "created_at": now,
         "expires_at": now + wait,
+        "client_seed": own.client_seed,
+        "seed_by": seed_by(own.seed_by_server),
+        "part": own.part,
     }
     await conn.execute(insert(seeks).values(**row))
     ping_seeks(conn)
@@ -157,7 +166,15 @@ async def find_group(
     someone who has ``most`` matches waiting or in play by now waits on (passed over)."""
     rows = (
         await conn.execute(
-            select(seeks.c.id, seeks.c.user_id, seeks.c.rating, seeks.c.created_at)
+            select(
+                seeks.c.id,
+                seeks.c.user_id,
+                seeks.c.rating,
+                seeks.c.created_at,
+                seeks.c.client_seed,
+                seeks.c.seed_by,
+                seeks.c.part,
+            )
             .where(
                 seeks.c.status == "waiting",
                 seeks.c.variant == new["variant"],
@@ -223,10 +240,17 @@ async def pair(
             )
         )
     }
+    # Each seeker's client seed and part, in the group's order (its joining order);
+    # a seek made before seeks kept them gets both made now, as the server's.
     people = [
-        Person(Actor(g["user_id"], names[g["user_id"]], False), secrets.token_hex(8))
+        Person(
+            Actor(g["user_id"], names[g["user_id"]], False),
+            g["client_seed"] or secrets.token_hex(8),
+            g["client_seed"] is None or g["seed_by"] == SERVER,
+        )
         for g in group
     ]
+    parts = [g["part"] or secrets.token_hex(32) for g in group]
     # Public: strangers paired by the site play in the open, on /watch.
     newest = max(group, key=lambda g: (g["created_at"], g["id"]))
     spec = MatchSpec(
@@ -237,6 +261,7 @@ async def pair(
         origin=Origin("play_now", newest["id"]),
         rules=BETWEEN_PEOPLE,
         cap=cap,
+        parts=parts,
         spares=spares,
     )
     out = await new_match(conn, spec, now)

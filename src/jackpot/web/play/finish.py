@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from jackpot.engine import Event, MatchEnded, SeatOut
 from jackpot.web.matches.disclosure import shown_seed, shown_strengths
 from jackpot.web.matches.news import EndedBy, MatchEnd
+from jackpot.web.matches.views import shown_parts
 from jackpot.web.play.hooks import HOOKS
 
 
@@ -35,6 +36,7 @@ def revealed(row: Any, seat_rows: Sequence[Any], now: datetime) -> dict[str, Any
     return {
         "server_seed": shown_seed(row, now, ending=True),
         "strengths": shown_strengths(row, seat_rows, now, ending=True),
+        "parts": shown_parts(row, now, ending=True),
     }
 
 

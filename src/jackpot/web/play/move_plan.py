@@ -156,8 +156,12 @@ class MovePlan:
     def dice(self, count: int) -> tuple[int, ...]:
         """The dice of the match's next throw, from its seeds: the one place they are
         derived, for a person's throw, autoplay's and a bot's."""
-        row = self.row
-        return fair.throw_dice(row["server_seed"], row["client_seed"], self.match.throws, count)
+        row, m = self.row, self.match
+        if row["dice"] == fair.BY_POSITION and m.turn is not None and m.turn.dice is None:
+            # A daily entry's throw follows its turn and open tiles (fair/daily.py).
+            return fair.dice_due(row["server_seed"], row["client_seed"], m, count, by_position=True)
+        # Otherwise by number; a throw not due now is refused by the engine afterwards.
+        return fair.throw_dice(row["server_seed"], row["client_seed"], m.throws, count)
 
     def prefs(self, seat: int) -> AutoplayPrefs:
         """The autoplay a person's seat has in this match (off for bots and old matches)."""

@@ -37,6 +37,7 @@ from jackpot.web.matches.views import autoplay_of
 from jackpot.web.play.lobby import ping_lobby
 from jackpot.web.play.move_plan import MovePlan
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.parts import seed_by, seed_of_parts
 from jackpot.web.play.storage.match_sql import Driver, on_driver
 from jackpot.web.play.transaction import changed_meanwhile, load_match, save, settle
 
@@ -50,10 +51,13 @@ AUTOPLAY_MIN_DEADLINE = 3600
 @dataclass(frozen=True)
 class Person:
     """A person seated when the match is made, with their part of the client seed
-    (checked by the caller: seating.check_client_seed)."""
+    (checked by the caller: parts.own_seed)."""
 
     actor: Actor
     client_seed: str
+    #: The person sent none and the server made it (play/parts.py's ``own_seed``): the
+    #: record marks the seat's part as the server's.
+    seed_by_server: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,11 @@ class MatchSpec:
     expires_at: datetime | None = None
     #: The pending seed whose commitment the creator was shown (None: made here).
     server_seed: str | None = None
+    #: A match made for several people at once: one part per person in joining order
+    #: (play/parts.py), whose hash is the server seed; ``table``: a tournament table's
+    #: round and table, hashed after the parts.
+    parts: Sequence[str] = ()
+    table: fair.TournamentTable | None = None
     #: Until when the seed stays hidden after the end (matches/disclosure.py).
     seed_hidden_until: datetime | None = None
     #: The engine's first state for the variant and the number of seats (None: a
@@ -82,6 +91,9 @@ class MatchSpec:
     #: day's close), for a match with no clock per throw; the sweeper and a late move
     #: end it then as they do a throw whose deadline passed.
     closes_at: datetime | None = None
+    #: A daily entry's dice: "by-position" (fair.BY_POSITION) when each throw follows
+    #: its turn and open tiles; None: by the throw's number, as every other match.
+    dice: str | None = None
     #: What made the match, and the rules that follow (matches/origin.py).
     origin: Origin = BY_PEOPLE
     rules: MatchRules = BETWEEN_PEOPLE
@@ -108,7 +120,11 @@ async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Ou
             conn, [(p.actor.user_id, p.actor.name, p.actor.is_guest) for p in spec.people],
             spec.cap,
         )
-    server_seed = spec.server_seed or secrets.token_hex(32)
+    kept_parts = None
+    if spec.parts:
+        server_seed, kept_parts = seed_of_parts(spec.parts, spec.table)
+    else:
+        server_seed = spec.server_seed or secrets.token_hex(32)
     match_id = "m_" + secrets.token_hex(8)
     await conn.execute(
         insert(t.matches).values(
@@ -132,16 +148,24 @@ async def new_match(conn: AsyncConnection, spec: MatchSpec, now: datetime) -> Ou
             rated=spec.rules.rated,
             offers_rematch=spec.rules.offers_rematch,
             on_watch=spec.rules.on_watch,
+            parts=kept_parts,
+            dice=spec.dice,
             spares=spec.spares,
         )
     )
     people: list[dict[str, Any]] = [
-        {"user_id": p.actor.user_id, "name": p.actor.name, "client_seed": p.client_seed}
+        {
+            "user_id": p.actor.user_id,
+            "name": p.actor.name,
+            "client_seed": p.client_seed,
+            "seed_by": seed_by(p.seed_by_server),
+        }
         for p in spec.people
     ]
-    free: list[dict[str, Any]] = [{"user_id": None, "name": None, "client_seed": None}] * spec.free
+    none: dict[str, Any] = {"client_seed": None, "seed_by": None}
+    free: list[dict[str, Any]] = [{"user_id": None, "name": None, **none}] * spec.free
     bots: list[dict[str, Any]] = [
-        {"user_id": None, "name": "Bot" if spec.bots == 1 else f"Bot {b + 1}", "client_seed": None}
+        {"user_id": None, "name": "Bot" if spec.bots == 1 else f"Bot {b + 1}", **none}
         for b in range(spec.bots)
     ]
     await conn.execute(

@@ -42,6 +42,7 @@ from jackpot.web.matches.origin import Origin
 from jackpot.web.play import commitments, seating
 from jackpot.web.play.hooks import HOOKS
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.parts import own_seed
 
 
 def _seats_text(seats: list[int]) -> str:
@@ -161,7 +162,7 @@ async def want_rematch(
         if row["status"] != "finished":
             raise conflict("a rematch can be offered once the match is over", "not_finished")
         raise conflict("a rematch needs two people or more with their accounts", "no_rematch")
-    seed = seating.check_client_seed(client_seed)
+    seed, by_server = own_seed(client_seed)
     offer = await _offer_row(conn, match_id)
     if offer is not None and offer.status == "started":
         await _tell(conn, RematchNews(match_id, seat_rows, seat, offer.version, False, now))
@@ -182,6 +183,7 @@ async def want_rematch(
                 offered_by=seat,
                 accepted=str(seat),
                 seeds=json.dumps({str(seat): seed}),
+                server_made=str(seat) if by_server else None,
                 status="open",
                 created_at=utcnow(),
                 version=1,
@@ -189,17 +191,21 @@ async def want_rematch(
         )
     else:
         if offer.status == "declined":  # asking again after a refusal: a fresh offer
-            accepted, seeds, offered_by = [seat], {str(seat): seed}, seat
+            accepted, seeds, offered_by, made = [seat], {str(seat): seed}, seat, []
         else:
             accepted = [*_parse_seats(offer.accepted), seat]
             seeds = {**json.loads(offer.seeds), str(seat): seed}
             offered_by = offer.offered_by
+            made = [s for s in _parse_seats(offer.server_made or "") if s != seat]
+        if by_server:
+            made.append(seat)
         res = await conn.execute(
             update(rematch_offers)
             .where(rematch_offers.c.match_id == match_id, rematch_offers.c.version == offer.version)
             .values(
                 accepted=_seats_text(accepted),
                 seeds=json.dumps(seeds),
+                server_made=_seats_text(made) or None,
                 offered_by=offered_by,
                 status="open",
                 declined_by=None,
@@ -215,7 +221,12 @@ async def want_rematch(
     if not [s for s in _humans(seat_rows) if s["seat"] not in _parse_seats(offer.accepted)]:
         fixed = await _offer_seed(conn, match_id)
         new_id, outcomes = await _start_rematch(
-            conn, row, seat_rows, json.loads(offer.seeds), fixed.server_seed if fixed else None
+            conn,
+            row,
+            seat_rows,
+            json.loads(offer.seeds),
+            fixed.server_seed if fixed else None,
+            set(_parse_seats(offer.server_made or "")),
         )
         await conn.execute(delete(rematch_seeds).where(rematch_seeds.c.match_id == match_id))
         await conn.execute(
@@ -240,6 +251,7 @@ async def _start_rematch(
     seat_rows: list[Any],
     seeds: dict[str, str],
     server_seed: str | None,
+    server_made: set[int],
 ) -> tuple[str, list[Outcome]]:
     humans = _humans(seat_rows)
     users = {
@@ -274,13 +286,19 @@ async def _start_rematch(
         # None only for an offer made before offers fixed their seed: one is made now.
         server_seed=server_seed,
         origin=Origin("rematch", row["id"]),
+        seed_by_server=humans[0]["seat"] in server_made,
         spares=row["spares"],
     )
     outcomes = [first]
     for s in humans[1:]:
         outcomes.append(
             await seating.join_match(
-                conn, actor_of(s), first.match_id, seeds.get(str(s["seat"])), max_active=None
+                conn,
+                actor_of(s),
+                first.match_id,
+                seeds.get(str(s["seat"])),
+                max_active=None,
+                seed_by_server=s["seat"] in server_made,
             )
         )
     return first.match_id, outcomes

@@ -11,14 +11,12 @@ takes a seat beside someone they blocked or who blocked them (accounts/blocks.py
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from jackpot import fair
 from jackpot.engine import MAX_SPARES, Variant
 from jackpot.web.accounts.blocks import check_not_blocked
 from jackpot.web.base.clock import utcnow
@@ -36,6 +34,7 @@ from jackpot.web.matches.disclosure import shown_seed
 from jackpot.web.matches.news import EndedBy, MatchEnd
 from jackpot.web.matches.origin import ON_ONES_OWN, MatchRules, Origin
 from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.views import shown_parts
 from jackpot.web.play import commitments
 from jackpot.web.play.finish import finish
 from jackpot.web.play.lobby import ping_lobby
@@ -48,20 +47,9 @@ from jackpot.web.play.new_match import (
     store_events,
 )
 from jackpot.web.play.outcome import Outcome
+from jackpot.web.play.parts import own_seed, seed_by
 
 MAX_SEATS = 4
-
-
-def check_client_seed(seed: str | None) -> str:
-    """The seed a player sent (422 if malformed), or a fresh random one."""
-    if seed is None or seed == "":
-        return secrets.token_hex(8)
-    try:
-        return fair.check_client_seed(seed)
-    except ValueError:
-        raise invalid(
-            "the client seed must be 1 to 64 letters, digits, _ or -", "bad_client_seed"
-        ) from None
 
 
 async def create_match(
@@ -81,6 +69,7 @@ async def create_match(
     commitment: str | None = None,
     server_seed: str | None = None,
     origin: Origin | None = None,
+    seed_by_server: bool = False,
     spares: int = 0,
 ) -> Outcome:
     """A new match with ``actor`` in seat 0; ``max_active`` caps the matches the
@@ -91,7 +80,9 @@ async def create_match(
     Its server seed is the pending one of ``commitment`` when the creator was shown
     it (used up here: 409 if it is not pending), or ``server_seed`` (a rematch offer's),
     else one made with the match. ``spares``: the spare deadlines each seat is given,
-    for a match between people (a bot never waits for one, nor does practice alone)."""
+    for a match between people (a bot never waits for one, nor does practice alone).
+    ``seed_by_server``: the server made ``client_seed`` earlier (a rematch answer that
+    sent none)."""
     now = now or utcnow()
     try:
         var = Variant(variant)
@@ -129,12 +120,13 @@ async def create_match(
         raise forbidden(
             "a guest can play the bot or practise alone; sign up to play people", "account_required"
         )
-    seed = check_client_seed(client_seed)
+    seed, by_server = own_seed(client_seed)
+    by_server = by_server or seed_by_server
     if commitment is not None:
         server_seed = await commitments.take(conn, commitment, now)
     spec = MatchSpec(
         var,
-        [Person(actor, seed)],
+        [Person(actor, seed, by_server)],
         deadline_seconds,
         free=seats - 1 - bots_count,
         bots=bots_count,
@@ -185,12 +177,14 @@ async def join_match(
     now: datetime | None = None,
     *,
     max_active: int | None,
+    seed_by_server: bool = False,
 ) -> Outcome:
     now = now or utcnow()
     if actor.is_guest:
         raise forbidden("sign up (or log in) to play people", "account_required")
     row = await match_row(conn, match_id, lock=True)
-    seed = check_client_seed(client_seed)
+    seed, by_server = own_seed(client_seed)
+    by_server = by_server or seed_by_server
     _check_open(row, now)
     seats_in = await seat_rows(conn, match_id)
     if any(s["user_id"] == actor.user_id for s in seats_in):
@@ -208,12 +202,15 @@ async def join_match(
     res = await conn.execute(
         update(t.seats)
         .where(t.seats.c.match_id == match_id, t.seats.c.seat == seat, t.seats.c.user_id.is_(None))
-        .values(user_id=actor.user_id, name=actor.name, client_seed=seed)
+        .values(
+            user_id=actor.user_id, name=actor.name, client_seed=seed, seed_by=seed_by(by_server)
+        )
     )
     if res.rowcount != 1:
         raise conflict("that seat was just taken; try again", "match_full")
     version = row["version"] + 1
-    out = Outcome(match_id, [{"seq": version, "type": "joined", "seat": seat, "name": actor.name}])
+    joined = {"type": "joined", "seat": seat, "name": actor.name, "seed_by": seed_by(by_server)}
+    out = Outcome(match_id, [{"seq": version, **joined}])
     await store_events(conn, match_id, out.events)
     await next_version(conn, row)
     if len(free) == 1:
@@ -253,7 +250,7 @@ async def leave_waiting(conn: AsyncConnection, actor: Actor, row: Any) -> Outcom
     await conn.execute(
         update(t.seats)
         .where(t.seats.c.match_id == match_id, t.seats.c.seat == mine[0]["seat"])
-        .values(user_id=None, name=None, client_seed=None)
+        .values(user_id=None, name=None, client_seed=None, seed_by=None)
     )
     await next_version(conn, row)
     await store_events(conn, match_id, [ev])
@@ -279,7 +276,12 @@ async def _call_off(
     published, in the event as in a fresh load, and the end goes through the finisher."""
     match_id = row["id"]
     version = row["version"] + 1
-    ev = {"seq": version, "type": "cancelled", "server_seed": shown_seed(row, now, ending=True)}
+    ev = {
+        "seq": version,
+        "type": "cancelled",
+        "server_seed": shown_seed(row, now, ending=True),
+        "parts": shown_parts(row, now, ending=True),
+    }
     await next_version(conn, row, status="finished", finished_at=now)
     await store_events(conn, match_id, [ev])
     if not row["private"]:

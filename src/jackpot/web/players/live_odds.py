@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from jackpot.strategy.match_odds import match_odds
-from jackpot.web.base.edge.http import db_of
+from jackpot.web.base.edge.http import current_actor, db_of
 from jackpot.web.base.errors import ApiError
 from jackpot.web.base.storage.snapshots import match_of
 from jackpot.web.matches import store
@@ -33,8 +33,9 @@ async def odds_api(match_id: str, request: Request) -> dict[str, Any]:
     matches against bots, or any match once it has ended. Between people, during
     play, it is refused (403 ``odds_hidden``).
     """
+    actor = await current_actor(request)
     async with db_of(request).read() as conn:
-        row = await store.match_row(conn, match_id)
+        row = await store.shown_match_row(conn, match_id, actor.user_id if actor else None)
         seat_rows = await store.seat_rows(conn, match_id)
     people = sum(1 for s in seat_rows if not s["is_bot"])
     if people >= 2 and row["status"] != "finished":

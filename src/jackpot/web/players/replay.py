@@ -224,6 +224,7 @@ async def replay_html(match_id: str, request: Request) -> Response:
     actor = await current_actor(request)
     viewer = actor.user_id if actor else None
     async with db_of(request).read() as conn:
+        await store.shown_match_row(conn, match_id, viewer)
         rec = await load_record(conn, match_id)
         profiles = [s["profile"] for s in await match_seats(conn, match_id, viewer)]
         owners = [s["user_id"] for s in await store.seat_rows(conn, match_id)]

@@ -153,6 +153,12 @@ matches = Table(
     Column("rated", Boolean, nullable=False, server_default=true()),
     Column("offers_rematch", Boolean, nullable=False, server_default=true()),
     Column("on_watch", Boolean, nullable=False, server_default=true()),
+    #: A server seed made of parts (play/parts.py): [{"commitment", "part"}] in joining
+    #: order, the parts secret until the seed is shown; null for a seed drawn whole.
+    Column("parts", JSON, nullable=True),
+    #: A daily entry whose throws follow the turn and the open tiles: "by-position";
+    #: null for dice by the throw's number (every other match, and earlier entries).
+    Column("dice", String(12), nullable=True),
     #: The spare deadlines each seat was given (0 to 5; docs/fair-play.md): a passed
     #: deadline uses one before it puts the seat out. Each seat's left is the engine's
     #: (``state``'s ``spares_left``).
@@ -170,6 +176,8 @@ seats = Table(
     Column("is_bot", Boolean, nullable=False, default=False),
     Column("name", String(40), nullable=True),
     Column("client_seed", String(64), nullable=True),
+    #: "server" when the person sent no client seed and the server made theirs.
+    Column("seed_by", String(6), nullable=True),
     #: A bot's strength, drawn from the seed at the start; hidden until the end.
     Column("strength", String(10), nullable=True),
     #: Set at the start, when ``seat`` becomes the place in the order of play drawn

@@ -38,6 +38,9 @@ daily_deals = Table(
     Column("closed_at", UTCDateTime(), nullable=True),
     #: The best bot's result on the deal (DailyResult.to_dict()), once closed.
     Column("par", JSON, nullable=True),
+    #: "by-position" for a deal whose throws follow the turn and the open tiles; null
+    #: for one whose throws follow their number (the deals before dice by position).
+    Column("dice", String(12), nullable=True),
     Index("ix_daily_deals_open", "closed_at", "closes_at"),
 )
 

@@ -38,6 +38,11 @@ seeks = Table(
     Column("match_id", String(24), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
+    #: The seeker's client seed ("server" in seed_by when they sent none) and their
+    #: part of the server seed (play/parts.py), kept until their match is made.
+    Column("client_seed", String(64), nullable=True),
+    Column("seed_by", String(6), nullable=True),
+    Column("part", String(64), nullable=True),
     #: The waiting seeks of one kind, oldest first: the pairing's one index range.
     Index(
         "ix_seeks_open", "status", "variant", "deadline_seconds", "seats", "spares", "created_at"
@@ -69,6 +74,11 @@ challenges = Table(
     #: sender's lease while it sends; None: at once).
     Column("mail_attempts", Integer, nullable=False, server_default="0"),
     Column("mail_after", UTCDateTime(), nullable=True),
+    #: The challenger's client seed ("server" in from_seed_by when they sent none) and
+    #: part of the server seed (play/parts.py), kept until the challenge is answered.
+    Column("from_seed", String(64), nullable=True),
+    Column("from_seed_by", String(6), nullable=True),
+    Column("from_part", String(64), nullable=True),
     Index("ix_challenges_to", "to_id", "status"),
     Index("ix_challenges_mail", "mail", "created_at"),
     Index("ix_challenges_from", "from_id", "status", "created_at"),

@@ -65,6 +65,11 @@ rematch_offers = Table(
     Column("accepted", String(20), nullable=False),
     #: Client seeds the accepting seats chose for the new match, JSON {seat: seed}.
     Column("seeds", Text, nullable=False, default="{}"),
+    #: Each accepting seat's part of the new match's server seed, JSON {seat: part}
+    #: (play/parts.py); null for an offer made before rematches had parts.
+    Column("parts", Text, nullable=True),
+    #: Seats whose client seed the server made (they sent none), comma-separated.
+    Column("server_made", String(20), nullable=True),
     Column("status", String(10), nullable=False),  # open | started | declined
     Column("declined_by", Integer, nullable=True),
     Column("new_match_id", String(24), nullable=True),

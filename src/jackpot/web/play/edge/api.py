@@ -39,7 +39,7 @@ from jackpot.web.base.settings import (
 )
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.seats import match_seats, seat_links
-from jackpot.web.matches.store import check_match_id, match_row
+from jackpot.web.matches.store import check_match_id, shown_match_row
 from jackpot.web.matches.views import load_record, load_state, public_state
 from jackpot.web.play import actions, commitments, seating
 from jackpot.web.play.edge.sse import event_stream
@@ -255,8 +255,9 @@ async def say_phrase(match_id: str, body: SayBody, request: Request) -> Response
 async def said(match_id: str, request: Request) -> dict[str, Any]:
     """Everything said in the match, oldest first, as the ``said`` events were."""
     check_match_id(match_id)
+    actor = await current_actor(request)
     async with db_of(request).read() as conn:
-        await match_row(conn, match_id)
+        await shown_match_row(conn, match_id, actor.user_id if actor else None)
         return {"said": await said_of(conn, match_id)}
 
 
@@ -265,14 +266,17 @@ async def watching(match_id: str, request: Request) -> dict[str, int]:
     """How many watch the match: the open live connections of readers without a seat
     in it, in every server process (play/watchers.py)."""
     check_match_id(match_id)
+    actor = await current_actor(request)
     async with db_of(request).read() as conn:
-        await match_row(conn, match_id)
+        await shown_match_row(conn, match_id, actor.user_id if actor else None)
     return {"watching": await watchers_of(request).count(match_id)}
 
 
 @router.get("/matches/{match_id}/record")
 async def record(match_id: str, request: Request, download: bool = False) -> Response:
+    actor = await current_actor(request)
     async with db_of(request).read() as conn:
+        await shown_match_row(conn, match_id, actor.user_id if actor else None)
         rec = await load_record(conn, match_id)
     headers = {}
     if download:
@@ -288,6 +292,7 @@ async def seats(match_id: str, request: Request) -> dict[str, Any]:
     check_match_id(match_id)
     actor = await current_actor(request)
     async with db_of(request).read() as conn:
+        await shown_match_row(conn, match_id, actor.user_id if actor else None)
         found = await match_seats(conn, match_id, actor.user_id if actor else None)
     return {"seats": seat_links(found)}
 

@@ -8,7 +8,6 @@ API and listens to the SSE stream.
 from __future__ import annotations
 
 import json
-import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,7 +28,7 @@ from jackpot.web.matches.dailies import player_dailies
 from jackpot.web.matches.listing import lobby_matches, my_matches
 from jackpot.web.matches.playback import PACE_COVER_MS, PACE_THROW_MS
 from jackpot.web.matches.seats import match_seats, seat_links
-from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.store import seat_rows, shown_match_row
 from jackpot.web.matches.views import public_state
 from jackpot.web.play import seating
 from jackpot.web.play.edge.match_form import read_choices, read_quick_play
@@ -60,7 +59,7 @@ EXPIRIES = [3600, 86400, 3 * 86400, 7 * 86400, 14 * 86400, 30 * 86400]
 
 @router.get("/")
 async def home(request: Request) -> Response:
-    return await render(request, "home.html", {"seed": secrets.token_hex(8)})
+    return await render(request, "home.html")
 
 
 @router.post("/play")
@@ -107,7 +106,6 @@ async def new_match_form(request: Request) -> Response:
         {
             "deadlines": DEADLINES,
             "expiries": EXPIRIES,
-            "seed": secrets.token_hex(8),
             "min_deadline": settings_of(request).min_deadline_seconds,
             "max_spares": MAX_SPARES,
         },
@@ -145,8 +143,7 @@ async def new_match(request: Request) -> Response:
             {
                 "deadlines": DEADLINES,
                 "expiries": EXPIRIES,
-                "seed": secrets.token_hex(8),
-                "error": exc.message,
+                    "error": exc.message,
                 "min_deadline": settings_of(request).min_deadline_seconds,
                 "max_spares": MAX_SPARES,
             },
@@ -160,7 +157,7 @@ async def match_page(match_id: str, request: Request) -> Response:
     actor = await current_actor(request)
     viewer = actor.user_id if actor else None
     async with db_of(request).read() as conn:
-        row = await match_row(conn, match_id)
+        row = await shown_match_row(conn, match_id, viewer)
         state = public_state(row, await seat_rows(conn, match_id), viewer)
         seats = seat_links(await match_seats(conn, match_id, viewer))
         said = await said_of(conn, match_id)
@@ -195,7 +192,6 @@ async def match_page(match_id: str, request: Request) -> Response:
             "invite_url": invite_url,
             # When the lobby gives up on it (the page hides the line once it starts).
             "expires_at": row["expires_at"] if state["status"] == "waiting" else None,
-            "seed": secrets.token_hex(8),
             "max_deadline": MAX_DEADLINE_SECONDS,
             "pace_throw_ms": PACE_THROW_MS,
             "pace_cover_ms": PACE_COVER_MS,

@@ -127,7 +127,10 @@ async def match_socket(scope: Scope, receive: Receive, send: Send, match_id: str
         return
     sock = _Socket(websocket, receive, send, match_id)
     try:
-        found, backlog = await backlog_since(sock.db, match_id, last)
+        reader = await sock.player()
+        found, backlog = await backlog_since(
+            sock.db, match_id, last, reader.user_id if reader else None
+        )
         if not found:
             await websocket.close(code=1008, reason="no such match")
             return

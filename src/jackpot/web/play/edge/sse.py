@@ -32,7 +32,7 @@ from jackpot.web.base.live.bus import bursts, is_closed
 from jackpot.web.base.live.stream_caps import CappedStream, StreamCaps
 from jackpot.web.base.storage.db import Database
 from jackpot.web.base.tables import core as t
-from jackpot.web.matches.store import match_row
+from jackpot.web.matches.store import shown_match_row
 from jackpot.web.play.watchers import is_seated, watchers_of
 
 FINAL = {"match_ended", "cancelled"}
@@ -62,14 +62,15 @@ async def _events_after(conn: AsyncConnection, match_id: str, after: int) -> lis
 
 
 async def backlog_since(
-    db: Database, match_id: str, after: int
+    db: Database, match_id: str, after: int, viewer_id: int | None
 ) -> tuple[bool, list[tuple[int, str]]]:
-    """Whether the match exists, and its stored events after ``after`` (up to its
-    final one). Subscribe to the bus first, so nothing falls between the two. One
-    read transaction for both: every match socket opens with it."""
+    """Whether the match exists for ``viewer_id`` (disclosure.py), and its stored
+    events after ``after`` (up to its final one). Subscribe to the bus first, so
+    nothing falls between the two. One read transaction for both: every match socket
+    opens with it."""
     async with db.read() as conn:
         try:
-            await match_row(conn, match_id)
+            await shown_match_row(conn, match_id, viewer_id)
         except ApiError:
             return False, []
         backlog = await _events_after(conn, match_id, after)
@@ -118,14 +119,15 @@ async def live_after(
 
 async def event_stream(request: Request, match_id: str) -> Response:
     last = _last_id(request)
+    actor = await current_actor(request)
     async with db_of(request).read() as conn:
-        row = await match_row(conn, match_id)
+        row = await shown_match_row(conn, match_id, actor.user_id if actor else None)
     finished = row["status"] == "finished"
     if finished and row["version"] <= last:
         return Response(status_code=204)
     keepalive = settings_of(request).sse_keepalive
     # A reader without a seat watches: counted while the stream is open (watchers.py).
-    watching = not await is_seated(db_of(request), match_id, await current_actor(request))
+    watching = not await is_seated(db_of(request), match_id, actor)
     caps: StreamCaps = request.app.state.stream_caps
     address = client_bucket(request)
     caps.acquire(address)
