@@ -193,8 +193,9 @@ async def test_the_replay_names_the_bots_strength_in_the_pages_language(make_cli
         f"/matches/{state['id']}/replay", headers={**HTML, "accept-language": "pt"}
     )
     assert page.status_code == 200
-    named = re.findall(r"\(bot: ([^)]+)\)", page.text)
-    assert len(named) == 2 and set(named) <= {"mais baixo", "mais alto", "melhor"}, named
+    named = re.findall(r"\(bot, regra: ([^)]+)\)", page.text)
+    assert len(named) == 2, named
+    assert set(named) <= {"peça mais baixa", "peça mais alta", "melhor jogada"}, named
 
 
 async def test_replay_of_a_bot_match_in_progress_is_refused(make_client: Any) -> None:
