@@ -1,9 +1,13 @@
 """Shared bits of the browser tests."""
 
 import re
+import time
 from collections.abc import Callable
+from email import message_from_bytes
+from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, expect
 
 #: Which move the page offers right now: "over", "throw", "cover" or false. Throw
 #: stays focusable while it may not be pressed, so it says so with aria-disabled.
@@ -42,6 +46,28 @@ def account(ctx: BrowserContext, url: str, name: str, autoplay: bool = True) -> 
         r = page.request.put(url + "/api/account/autoplay", data=off)
         assert r.ok, r.text()
     return page
+
+
+def confirm_address(page: Page, url: str, outbox: Path, name: str) -> None:
+    """Confirms the address of ``account``'s ``name`` as its owner does: the link in
+    the mail sign-up sent, then the button on the page it opens (only a confirmed
+    address may enter the daily deal)."""
+    email = f"{name.lower()}@example.org"
+    link = None
+    for _ in range(100):
+        for path in sorted(outbox.glob("*.eml")):
+            msg = message_from_bytes(path.read_bytes())
+            body: Any = msg.get_payload(decode=True)
+            found = re.search(r"/confirm-email/[A-Za-z0-9_\-]+", body.decode())
+            if msg["To"] == email and found is not None:
+                link = found.group(0)
+        if link is not None:
+            break
+        time.sleep(0.1)
+    assert link is not None, f"no confirmation mail to {email}"
+    page.goto(url + link)
+    page.locator("#confirm").click()
+    expect(page.locator("#confirm")).to_have_count(0)
 
 
 def play_the_bot(page: Page, url: str, button: str = "#play-bot") -> str:

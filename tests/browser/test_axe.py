@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from a11y import axe_violations, describe
-from browser_helpers import account, play_the_bot, start_match
+from browser_helpers import account, confirm_address, play_the_bot, start_match
 from playwright.sync_api import Browser, Page, expect
 
 
@@ -42,6 +42,7 @@ def test_every_page_is_axe_clean(browser: Browser, live_server: Any, scheme: str
     guest_ctx = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
     ana = account(ana_ctx, url, f"Ana{tag}")
     ben = account(ben_ctx, url, f"Ben{tag}")
+    confirm_address(ana, url, live_server.var_dir / "outbox", f"Ana{tag}")
     guest = guest_ctx.new_page()
     failures: list[str] = []
 

@@ -9,7 +9,7 @@ import secrets
 from datetime import UTC, datetime
 
 import pytest
-from browser_helpers import NEXT_ACTION, account
+from browser_helpers import NEXT_ACTION, account, confirm_address
 from playwright.sync_api import Browser, Page, expect
 
 #: The share text: "Jackpot daily 2026-12-06 · 1 jackpot · 143", then one mark a turn.
@@ -38,6 +38,7 @@ def test_a_whole_daily_entry(browser: Browser, live_server) -> None:  # type: ig
     ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
     ana = account(ana_ctx, url, f"Ana{tag}", autoplay=False)
     ben = account(ben_ctx, url, f"Ben{tag}")
+    confirm_address(ana, url, live_server.var_dir / "outbox", f"Ana{tag}")
     day = datetime.now(UTC).date().isoformat()
 
     # Ben watches today's deals; Ana's entry appears on his board without a reload.

@@ -196,7 +196,7 @@ def test_own_seek_is_marked_and_its_kind_said(browser: Browser, live_server: Any
     ana.select_option("#seek-deadline", "60")
     ana.select_option("#seek-seats", "3")
     ana.click("#seek-start")
-    said = "Looking for players: Jackpot, 1 minute per throw, 3 seats…"
+    said = "Looking for players: Jackpot, 1 minute per throw, 3 seats, 1 spare deadline…"
     expect(ana.locator("#seek-line")).to_have_text(said)
     expect(ana.locator("#people-status")).to_have_text(said)
     row = ana.locator("#open-seeks tbody tr.yours")

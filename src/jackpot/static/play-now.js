@@ -322,25 +322,25 @@ lists.addEventListener("click", (ev) => {
 });
 
 // The player's own stream: challenges arriving and answered, and pairings.
-const mine = new EventSource("/api/my/events");
-mine.addEventListener("challenge", (ev) => {
+const myEvents = new EventSource("/api/my/events");
+myEvents.addEventListener("challenge", (ev) => {
   const data = JSON.parse(ev.data);
   say(t("A new challenge from {name}.", { name: data.from }));
   refresh();
 });
-mine.addEventListener("accepted", (ev) => {
+myEvents.addEventListener("accepted", (ev) => {
   const data = JSON.parse(ev.data);
   say(t("Challenge accepted: your match is starting."));
   goTo(data.match);
 });
 for (const kind of ["declined", "withdrawn", "expired"]) {
-  mine.addEventListener(kind, (ev) => {
+  myEvents.addEventListener(kind, (ev) => {
     const data = JSON.parse(ev.data);
     if (!endedHow.has(data.challenge)) endedHow.set(data.challenge, kind);
     refresh();
   });
 }
-mine.addEventListener("paired", (ev) => {
+myEvents.addEventListener("paired", (ev) => {
   const data = JSON.parse(ev.data);
   if (seek && data.seek === seek.id) goTo(data.match);
 });
