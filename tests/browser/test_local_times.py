@@ -32,7 +32,7 @@ def test_open_until_in_the_readers_zone(browser: Browser, live_server: Any) -> N
         assert r.status == 201, r.text()
         mid = r.json()["id"]
         page.goto(url + "/lobby")
-        expect(page.locator("#lobby-matches th").nth(3)).to_have_text("Otvorená do")
+        expect(page.locator("#lobby-matches th").nth(4)).to_have_text("Otvorená do")
         shows_local(page.locator(f'#lobby-matches tr[data-match="{mid}"] time'))
         page.goto(f"{url}/matches/{mid}")
         shows_local(page.locator("#expiry time"))

@@ -33,7 +33,7 @@ def test_two_people_seeking_the_same_kind_are_paired(browser: Browser, live_serv
     seek(ana, url)
     expect(ana.locator("#seek-waiting")).to_be_visible()
     expect(ana.locator("#seek-cancel")).to_be_focused()
-    said = "Looking for players: Classic, 1 minute per throw, 2 seats…"
+    said = "Looking for players: Classic, 1 minute per throw, 2 seats, 1 spare deadline…"
     expect(ana.locator("#people-status")).to_have_text(said)
     # Ben sees one person waiting for that kind, and asks for the same.
     ben.goto(url + "/play-now")

@@ -46,6 +46,7 @@ def test_a_spare_used_reaches_every_page_live(browser: Browser, live_server) -> 
     slow_name = f"Ana{tag}" if ana_first else f"Ben{tag}"
     # The one who will miss reads the site in Portuguese.
     assert slow.request.patch(url + "/api/account", data={"locale": "pt"}).ok
+    slow.context.add_cookies([{"name": "lang", "value": "pt", "url": url}])
     slow.goto(f"{url}/matches/{mid}")
     expect(watcher.locator("#seats li").first).to_contain_text("1 spare deadline left")
     # Nobody moves: the deadline passes and the sweeper uses the slow seat's spare.

@@ -93,6 +93,7 @@ def test_two_people_enter_play_and_see_the_standings_move(browser: Browser, live
     ana.reload()
     expect(ana.locator("[data-commitment-note]")).to_contain_text("SHA-256")
     ana.click("#enter-tournament")
+    expect(ana.locator("#enter-tournament")).to_have_count(0)
     assert_axe_clean(ana, "a tournament's page before the start")
     ana.click("#start-now")
 

@@ -26,6 +26,7 @@ FILL = {
     "{token}": "no-such-token",
     "{day}": datetime.now(UTC).date().isoformat(),
     "{variant}": "jackpot",
+    "{tournament_id}": "t_0000000000000000",
 }
 
 

@@ -11,6 +11,11 @@ if (own) {
   const status = document.getElementById("tournament-status");
   const id = location.pathname.split("/")[2];
   const swap = (fresh) => {
+    // The entry form keeps the commitment it shows and the seed made for it
+    // (static/commitment.js wired this one; a fresh copy would come without them).
+    const form = own.querySelector("form[data-starts-match]");
+    const again = form && fresh.querySelector(`form[data-starts-match][action="${form.getAttribute("action")}"]`);
+    if (again) again.replaceWith(form);
     swapSection(own, fresh);
     localTimes(own);
     status.textContent = own.dataset.said || "";
