@@ -73,7 +73,8 @@ def test_a_finished_match_verifies_in_portuguese(browser: Browser, live_server) 
         expect(checks).not_to_have_count(0)
         report = [summary.inner_text(), *checks.all_inner_texts()]
         assert any(c.startswith("✓ O registo está completo") for c in report[1:]), report
-        assert any("Cada bot joga pela regra que as sementes sortearam" in c for c in report), report
+        rule = "Cada bot joga pela regra que as sementes sortearam"
+        assert any(rule in c for c in report), report
         # The guest who played is named as the site names guests in Portuguese, though
         # the record keeps the stored English name.
         assert "Convidado " in " ".join(report) and "Guest " not in " ".join(report), report
