@@ -38,6 +38,7 @@ from jackpot.web.base.steps import Step
 from jackpot.web.base.storage.db import Database
 from jackpot.web.base.tables import players as r
 from jackpot.web.matches.store import match_row, seat_rows
+from jackpot.web.matches.tournament_records import with_table
 from jackpot.web.matches.views import record_of, record_rows
 from jackpot.web.players.match_figures import SeatSummary, summarise
 
@@ -73,7 +74,10 @@ async def read_record(conn: AsyncConnection, match_id: str) -> tuple[dict[str, A
     """The match's public record as its rows hold it, and its number of seats."""
     row = await match_row(conn, match_id)
     seats = await seat_rows(conn, match_id)
-    return record_of(row, seats, await record_rows(conn, match_id)), len(seats)
+    record = record_of(row, seats, await record_rows(conn, match_id))
+    # A tournament table's record names its round: the one a round's end cut short
+    # reads only with it.
+    return await with_table(conn, row, record), len(seats)
 
 
 #: One seat's figures, written over the zeros the ending transaction left.
