@@ -28,8 +28,18 @@ def open_menu(page: Page) -> None:
     """On a phone the header's links, the account and the pickers are behind the menu
     button: open it (nothing to do where the header shows them all)."""
     button = page.locator("#menu-button")
-    if button.is_visible() and button.get_attribute("aria-expanded") != "true":
+    if not button.is_visible() or button.get_attribute("aria-expanded") == "true":
+        return
+    # Just after a page loads its script may not hold the button yet: a press then does
+    # nothing, so press again until the menu says it is open.
+    for _ in range(30):
         button.click()
+        try:
+            expect(button).to_have_attribute("aria-expanded", "true", timeout=500)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError("the menu button did not open the menu")
 
 
 def account(ctx: BrowserContext, url: str, name: str, autoplay: bool = True) -> Page:
