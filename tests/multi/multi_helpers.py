@@ -94,6 +94,9 @@ class Server:
             [*self.prefix, sys.executable, "-m", "jackpot.cli", "serve", "--port", str(self.port),
              "--log-level", "warning", *self.args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            # A wrapper (faketime) gets a process group of its own, so stop() can end
+            # the server it started too.
+            start_new_session=bool(self.prefix),
         )
         log.close()
         # A liveness bound, not a timing check: start-up builds the odds tables,
@@ -119,6 +122,9 @@ class Server:
 
     def stop(self) -> None:
         processes.stop(self.proc)
+        if self.prefix and self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
 
 
 @pytest.fixture
