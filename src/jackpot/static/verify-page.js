@@ -112,69 +112,49 @@ file.addEventListener("change", async () => {
 
 const params = new URLSearchParams(location.search);
 const matchId = params.get("match");
+/** Fetches what `url` holds into the text box and verifies it; `words` are the page's
+ * sentences for this kind of thing (fetching, refused by the site, unreachable). */
+async function fetchAndRun(url, words) {
+  summary.textContent = words.fetching;
+  outcome.hidden = false;
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    const body = await response.text();
+    if (!response.ok) {
+      let why = words.answered(response.status);
+      try {
+        const error = JSON.parse(body).error;
+        if (error && error.message) why = error.message;
+      } catch {
+        // not JSON: keep the status
+      }
+      show({ ok: false, checks: [], problem: why, summary: words.refused });
+      return;
+    }
+    text.value = body;
+    run(body);
+  } catch {
+    // The browser's own reason ("Failed to fetch") is English: say it in the page's words.
+    show({ ok: false, checks: [], problem: words.unreachable, summary: words.failed });
+  }
+}
+
 const tournamentId = params.get("tournament");
 if (tournamentId && !matchId) {
-  (async () => {
-    summary.textContent = t("Fetching the tournament's export…");
-    outcome.hidden = false;
-    try {
-      const response = await fetch(`/api/tournaments/${encodeURIComponent(tournamentId)}/export`, {
-        headers: { Accept: "application/json" },
-      });
-      const body = await response.text();
-      if (!response.ok) {
-        let why = t("the site answered {status} for tournament {tournament}", { status: response.status, tournament: tournamentId });
-        try {
-          const error = JSON.parse(body).error;
-          if (error && error.message) why = error.message;
-        } catch {
-          // not JSON: keep the status
-        }
-        show({ ok: false, checks: [], problem: why, summary: t("Could not fetch tournament {tournament}.", { tournament: tournamentId }) });
-        return;
-      }
-      text.value = body;
-      run(body);
-    } catch {
-      show({
-        ok: false,
-        checks: [],
-        problem: t("could not fetch the export: the site could not be reached, so check the connection and try again"),
-        summary: t("Could not fetch the export."),
-      });
-    }
-  })();
+  fetchAndRun(`/api/tournaments/${encodeURIComponent(tournamentId)}/export`, {
+    fetching: t("Fetching the tournament's export…"),
+    answered: (status) => t("the site answered {status} for tournament {tournament}", { status, tournament: tournamentId }),
+    refused: t("Could not fetch tournament {tournament}.", { tournament: tournamentId }),
+    unreachable: t("could not fetch the export: the site could not be reached, so check the connection and try again"),
+    failed: t("Could not fetch the export."),
+  });
 }
 if (matchId) {
-  (async () => {
-    summary.textContent = t("Fetching the record…");
-    outcome.hidden = false;
-    try {
-      const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}/record`, {
-        headers: { Accept: "application/json" },
-      });
-      const body = await response.text();
-      if (!response.ok) {
-        let why = t("the site answered {status} for match {match}", { status: response.status, match: matchId });
-        try {
-          const error = JSON.parse(body).error;
-          if (error && error.message) why = error.message;
-        } catch {
-          // not JSON: keep the status
-        }
-        show({ ok: false, checks: [], problem: why, summary: t("Could not fetch match {match}.", { match: matchId }) });
-        return;
-      }
-      text.value = body;
-      run(body);
-    } catch {
-      // The browser's own reason ("Failed to fetch") is English: say it in the page's words.
-      show({
-        ok: false,
-        checks: [],
-        problem: t("could not fetch the record: the site could not be reached, so check the connection and try again"),
-        summary: t("Could not fetch the record."),
-      });
-    }
-  })();
+  fetchAndRun(`/api/matches/${encodeURIComponent(matchId)}/record`, {
+    fetching: t("Fetching the record…"),
+    answered: (status) => t("the site answered {status} for match {match}", { status, match: matchId }),
+    refused: t("Could not fetch match {match}.", { match: matchId }),
+    unreachable: t("could not fetch the record: the site could not be reached, so check the connection and try again"),
+    failed: t("Could not fetch the record."),
+  });
 }
